@@ -1,0 +1,155 @@
+// `doppler place` and `doppler methods`.
+#include <atomic>
+#include <iostream>
+#include <sstream>
+
+#include "cli_common.h"
+#include "core/graph/input_error.h"
+#include "core/heuristics/method.h"
+#include "core/sim/lower_bound.h"
+#include "core/sim/simulator.h"
+#include "placement_json.h"
+#include "progress_bar.h"
+
+namespace doppler::cli {
+namespace {
+
+struct PlaceArgs {
+  GraphArgs graph;
+  DeviceArgs devices;
+  std::string method = "critical-path";
+  uint64_t seed = 1;
+  long budget = 5000;
+  std::vector<std::string> params;
+  std::string costModel = "reference";
+  double noise = 0;
+  bool json = false;
+  std::string out;
+};
+
+ParamValues parseParams(const std::vector<std::string>& raw) {
+  ParamValues values;
+  for (const std::string& p : raw) {
+    auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError("", "--param " + p, "expected NAME=VALUE");
+    values[p.substr(0, eq)] = p.substr(eq + 1);
+  }
+  return values;
+}
+
+std::string fmt(double us) {
+  std::ostringstream s;
+  s.precision(6);
+  s << us;
+  return s.str();
+}
+
+void runPlace(const PlaceArgs& args) {
+  const Method& method = findMethod(args.method);
+  Params params(method.params(), parseParams(args.params));
+  DataflowGraph g = loadGraph(args.graph);
+  DeviceSet d = loadDevices(args.devices);
+  if (args.budget < 1) throw InputError("", "--budget", "must be at least 1");
+  CostTable costs(g, d);
+  SimOptions sim;
+  sim.model = parseCostModel(args.costModel);
+  sim.noise = args.noise;
+  sim.seed = args.seed;
+  ProgressBar bar(method.name());
+  PlaceContext ctx{costs, sim, args.seed, args.budget, nullptr, nullptr};
+  if (method.isSearch())
+    ctx.progress = [&](const Progress& p) { bar.update(p.done, p.total, "best " + fmt(p.best_makespan_us) + " us"); };
+  Placement placement = method.place(ctx, params);
+  bar.finish();
+  validateAssignment(placement.assignment, costs);
+  Simulator simulator(costs, sim);
+  SimResult r = simulator.run(placement.assignment);
+  const double lb = lowerBound(costs).value();
+  if (args.json) {
+    nlohmann::json out = {
+        {"method", method.name()},
+        {"makespan_us", r.schedule.makespan_us},
+        {"planned_makespan_us", placement.planned ? nlohmann::json(placement.planned->makespan_us) : nlohmann::json()},
+        {"lower_bound_us", lb},
+        {"assignment", assignmentJson(g, placement.assignment)},
+        {"schedule", scheduleJson(g, r.schedule)},
+        {"utilization", r.utilization},
+        {"graph", g.name},
+        {"devices", d.name},
+        {"device_count", d.size()},
+        {"cost_model", toString(sim.model)},
+        {"seed", args.seed},
+        {"params", params.values()},
+        {"evaluations", placement.evaluations}};
+    writeOutput(args.out, dump(out));
+    return;
+  }
+  std::ostringstream s;
+  s << "method        " << method.name() << "\n"
+    << "graph         " << g.name << " (" << g.nodeCount() << " nodes, " << g.edgeCount() << " edges)\n"
+    << "devices       " << d.name << " (" << d.size() << ")\n"
+    << "makespan      " << fmt(r.schedule.makespan_us) << " us (simulated, " << toString(sim.model) << ")\n";
+  if (placement.planned) s << "planned       " << fmt(placement.planned->makespan_us) << " us\n";
+  s << "lower bound   " << fmt(lb) << " us (ratio " << fmt(r.schedule.makespan_us / lb) << ")\n";
+  s << "utilization  ";
+  for (double u : r.utilization) s << " " << fmt(u * 100) << "%";
+  s << "\n";
+  if (method.isSearch()) s << "evaluations   " << placement.evaluations << "\n";
+  writeOutput(args.out, s.str());
+}
+
+void runMethods(bool json) {
+  nlohmann::json out = nlohmann::json::array();
+  std::ostringstream s;
+  for (const auto& m : methods()) {
+    nlohmann::json params = nlohmann::json::array();
+    s << m->name() << "\n    " << m->description() << "\n";
+    for (const ParamSpec& p : m->params()) {
+      const char* type = p.type == ParamSpec::Type::Number    ? "number"
+                         : p.type == ParamSpec::Type::Integer ? "integer"
+                         : p.type == ParamSpec::Type::Choice  ? "choice"
+                                                               : "bool";
+      nlohmann::json jp = {{"name", p.name}, {"type", type}, {"default", p.default_value}, {"description", p.description}};
+      if (p.type == ParamSpec::Type::Choice) jp["choices"] = p.choices;
+      if (p.type == ParamSpec::Type::Number || p.type == ParamSpec::Type::Integer) {
+        jp["min"] = p.min;
+        jp["max"] = p.max;
+      }
+      params.push_back(jp);
+      s << "    --param " << p.name << "=" << p.default_value << "  (" << type;
+      if (p.type == ParamSpec::Type::Choice) {
+        s << ":";
+        for (auto& c : p.choices) s << " " << c;
+      }
+      s << ") " << p.description << "\n";
+    }
+    out.push_back({{"name", m->name()}, {"description", m->description()}, {"search", m->isSearch()}, {"params", params}});
+  }
+  writeOutput("", json ? dump(out) : s.str());
+}
+
+}  // namespace
+
+void addPlaceCommands(CLI::App& app) {
+  auto args = std::make_shared<PlaceArgs>();
+  CLI::App* place = app.add_subcommand("place", "Place a graph on devices with a heuristic or search method");
+  addGraphOptions(*place, args->graph);
+  addDeviceOptions(*place, args->devices);
+  place->add_option("--method,-m", args->method, "Method (see `doppler methods`)")->capture_default_str();
+  place->add_option("--seed", args->seed, "Seed for randomised methods and noise")->capture_default_str();
+  place->add_option("--budget", args->budget, "Simulator evaluations for search methods")->capture_default_str();
+  place->add_option("--param,-p", args->params, "Method parameter NAME=VALUE (repeatable)");
+  place->add_option("--cost-model", args->costModel, "Simulator cost model: reference or links")->capture_default_str();
+  place->add_option("--noise", args->noise, "Log-normal noise sigma on every duration (0 = none)")->capture_default_str();
+  place->add_flag("--json", args->json, "Print one JSON object");
+  place->add_option("--out,-o", args->out, "Write the result to a file instead of stdout");
+  place->callback([args] { runPlace(*args); });
+
+  auto json = std::make_shared<bool>(false);
+  CLI::App* list = app.add_subcommand("methods", "List placement methods and their parameters");
+  list->add_flag("--json", *json, "Print JSON");
+  list->callback([json] { runMethods(*json); });
+}
+
+}  // namespace doppler::cli

@@ -1,0 +1,115 @@
+// `doppler simulate` and `doppler export-trace`.
+#include <sstream>
+
+#include "cli_common.h"
+#include "core/graph/graph_io.h"
+#include "core/graph/input_error.h"
+#include "core/heuristics/method.h"
+#include "core/sim/assignment_io.h"
+#include "core/sim/chrome_trace.h"
+#include "core/sim/lower_bound.h"
+#include "core/sim/simulator.h"
+#include "placement_json.h"
+
+namespace doppler::cli {
+namespace {
+
+struct SimArgs {
+  GraphArgs graph;
+  DeviceArgs devices;
+  std::string assignment;
+  std::string method;  // export-trace only: place with a method instead of an assignment file
+  std::string costModel = "reference";
+  double noise = 0;
+  uint64_t seed = 1;
+  bool json = false;
+  std::string out;
+};
+
+struct Loaded {
+  DataflowGraph g;
+  DeviceSet d;
+};
+
+SimResult simulateArgs(const SimArgs& args, Loaded& in) {
+  in.g = loadGraph(args.graph);
+  in.d = loadDevices(args.devices);
+  CostTable costs(in.g, in.d);
+  SimOptions o;
+  o.model = parseCostModel(args.costModel);
+  o.noise = args.noise;
+  o.seed = args.seed;
+  Assignment a;
+  if (!args.assignment.empty()) {
+    a = parseAssignment(readTextFile(args.assignment, 64u << 20), in.g, in.d.size(), args.assignment);
+  } else {
+    const Method& m = findMethod(args.method);
+    PlaceContext ctx{costs, o, args.seed, 5000, nullptr, nullptr};
+    a = m.place(ctx, Params(m.params(), {})).assignment;
+  }
+  validateAssignment(a, costs, args.assignment);
+  return Simulator(costs, o).run(a);
+}
+
+void runSimulate(const SimArgs& args) {
+  Loaded in;
+  SimResult r = simulateArgs(args, in);
+  if (args.json) {
+    nlohmann::json out = simResultJson(in.g, r);
+    out["cost_model"] = args.costModel;
+    out["lower_bound_us"] = lowerBound(CostTable(in.g, in.d)).value();
+    writeOutput(args.out, dump(out));
+    return;
+  }
+  std::ostringstream s;
+  s.precision(6);
+  s << "makespan     " << r.schedule.makespan_us << " us (" << args.costModel << ")\n";
+  for (int d = 0; d < in.d.size(); ++d)
+    s << "  " << in.d.devices[d].name << "  busy " << r.busy_us[d] << " us  utilization " << r.utilization[d] * 100
+      << "%\n";
+  s << "transfers    " << r.schedule.transfers.size() << "\n";
+  writeOutput(args.out, s.str());
+}
+
+void runExportTrace(const SimArgs& args) {
+  Loaded in;
+  SimResult r = simulateArgs(args, in);
+  writeOutput(args.out, chromeTraceJson(in.g, in.d, r.schedule));
+}
+
+void addCommon(CLI::App& cmd, SimArgs& args) {
+  addGraphOptions(cmd, args.graph);
+  addDeviceOptions(cmd, args.devices);
+  cmd.add_option("--cost-model", args.costModel, "reference (transfers never contend) or links")->capture_default_str();
+  cmd.add_option("--noise", args.noise, "Log-normal noise sigma on every duration (0 = none)")->capture_default_str();
+  cmd.add_option("--seed", args.seed, "Noise seed")->capture_default_str();
+}
+
+}  // namespace
+
+void addSimulateCommands(CLI::App& app) {
+  auto args = std::make_shared<SimArgs>();
+  CLI::App* sim = app.add_subcommand("simulate", "Simulate an assignment on the work-conserving asynchronous runtime");
+  addCommon(*sim, *args);
+  sim->add_option("--assignment,-a", args->assignment,
+                  "Assignment JSON: {node: device}, {\"assignment\": {...}} (place --json output), or [devices]")
+      ->required();
+  sim->add_flag("--json", args->json, "Print one JSON object");
+  sim->add_option("--out,-o", args->out, "Write the result to a file instead of stdout");
+  sim->callback([args] { runSimulate(*args); });
+
+  auto targs = std::make_shared<SimArgs>();
+  CLI::App* trace = app.add_subcommand("export-trace", "Write a simulated timeline as Chrome Trace Event JSON (Perfetto)");
+  addCommon(*trace, *targs);
+  auto* a = trace->add_option("--assignment,-a", targs->assignment, "Assignment JSON file");
+  auto* m = trace->add_option("--method,-m", targs->method, "Or place with this method first");
+  a->excludes(m);
+  trace->add_option("--out,-o", targs->out, "Trace file to write (stdout if omitted)");
+  trace->callback([targs] {
+    if (targs->assignment.empty() && targs->method.empty())
+      throw InputError("", "export-trace", "give --assignment FILE or --method NAME");
+    runExportTrace(*targs);
+  });
+}
+
+}  // namespace doppler::cli

@@ -1,0 +1,40 @@
+// `doppler`: the headless face of Doppler Studio. Every subcommand prints one JSON object with
+// --json; bad usage or bad input prints one line on stderr and exits with status 2.
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <new>
+
+#include "cli_common.h"
+#include "core/graph/input_error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"doppler: place dataflow graphs on GPUs and simulate them (Doppler Studio CLI)", "doppler"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "doppler 0.1.0");
+  doppler::cli::addGraphCommands(app);
+  doppler::cli::addPlaceCommands(app);
+  doppler::cli::addSimulateCommands(app);
+  doppler::cli::addDemoCommand(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "doppler: " << e.what() << " (see --help)\n";
+    return 2;
+  } catch (const doppler::InputError& e) {
+    std::cerr << "doppler: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "doppler: out of memory\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "doppler: internal error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

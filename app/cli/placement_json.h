@@ -1,0 +1,18 @@
+#pragma once
+// The JSON shapes of `place` and `simulate` (DESIGN.md, "Command line").
+#include <nlohmann/json.hpp>
+
+#include "core/graph/dataflow_graph.h"
+#include "core/graph/device_set.h"
+#include "core/sim/schedule.h"
+
+namespace doppler::cli {
+
+nlohmann::json assignmentJson(const DataflowGraph& g, const Assignment& a);
+nlohmann::json scheduleJson(const DataflowGraph& g, const Schedule& s);  // node spans in start order
+nlohmann::json transfersJson(const DataflowGraph& g, const Schedule& s);
+nlohmann::json simResultJson(const DataflowGraph& g, const SimResult& r);  // simulate's object
+// Serialises doubles without noise: integers print without a fraction, others with 17 digits.
+std::string dump(const nlohmann::json& j);
+
+}  // namespace doppler::cli

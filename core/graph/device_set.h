@@ -1,0 +1,33 @@
+#pragma once
+// The devices a graph is placed on and the links between them.
+#include <string>
+#include <vector>
+
+namespace doppler {
+
+struct Device {
+  std::string name;
+  double tflops = 9.3;  // dense throughput used to turn FLOPs into time
+  double memory_gb = 16;
+};
+
+// Bandwidth is in gigabytes per second (1e9 bytes/s), as vendors quote NVLink and PCIe; latency
+// in microseconds. Both are full matrices indexed [from][to]; the diagonal is unused (same-device
+// edges cost nothing).
+class DeviceSet {
+ public:
+  std::string name;
+  std::vector<Device> devices;
+  std::vector<std::vector<double>> bandwidth_gbps;
+  std::vector<std::vector<double>> latency_us;
+
+  int size() const { return static_cast<int>(devices.size()); }
+  // n identical devices, every pair linked with the same bandwidth and latency.
+  static DeviceSet uniform(int n, const Device& proto = Device{"gpu", 9.3, 16},
+                           double bandwidth_gbps = 16, double latency_us = 5,
+                           std::string name = {});
+  // Throws InputError (file empty) if sizes disagree or a number is not finite and positive.
+  void validate() const;
+};
+
+}  // namespace doppler

@@ -1,0 +1,190 @@
+// dataflow-graph/1 and device-set/1 JSON, read and written with nlohmann-json.
+#include <cmath>
+
+#include "core/graph/graph_io.h"
+#include "core/graph/input_error.h"
+#include "core/graph/json_access.h"
+
+namespace doppler {
+
+using nlohmann::json;
+using namespace json_access;
+
+namespace {
+
+void checkFormat(const json& root, const char* expected) {
+  if (!root.is_object())
+    throw InputError("", "top level", "expected a JSON object, found " + typeName(root));
+  auto it = root.find("format");
+  if (it == root.end()) throw InputError("", "format", std::string("missing; expected \"") + expected + "\"");
+  std::string f = string(*it, "format");
+  if (f != expected) {
+    throw InputError("", "format",
+                     "is \"" + f + "\", expected \"" + expected + "\"" +
+                         (f.rfind("device-set", 0) == 0 ? " (this is a device file, not a graph)"
+                          : f.rfind("dataflow-graph", 0) == 0
+                              ? " (this is a graph file, not a device set)"
+                              : ""));
+  }
+}
+
+// A matrix field that may be one number (every pair) or an n x n array.
+std::vector<std::vector<double>> matrixField(const json& j, size_t n, const std::string& path) {
+  std::vector<std::vector<double>> m(n, std::vector<double>(n, 0));
+  if (j.is_number()) {
+    double x = nonNegative(j, path);
+    for (auto& row : m) std::fill(row.begin(), row.end(), x);
+    return m;
+  }
+  if (!j.is_array()) throw InputError("", path, "expected a number or an array of arrays, found " + typeName(j));
+  if (j.size() != n)
+    throw InputError("", path, "has " + std::to_string(j.size()) + " rows, expected one per device (" +
+                                   std::to_string(n) + ")");
+  for (size_t i = 0; i < n; ++i) {
+    const std::string rowPath = path + "[" + std::to_string(i) + "]";
+    if (!j[i].is_array()) throw InputError("", rowPath, "expected an array, found " + typeName(j[i]));
+    if (j[i].size() != n)
+      throw InputError("", rowPath, "has " + std::to_string(j[i].size()) + " entries, expected " +
+                                        std::to_string(n));
+    for (size_t k = 0; k < n; ++k)
+      m[i][k] = nonNegative(j[i][k], rowPath + "[" + std::to_string(k) + "]");
+  }
+  return m;
+}
+
+}  // namespace
+
+DataflowGraph parseGraphJson(std::string_view text, const std::string& file) {
+  try {
+    json root = parse(text);
+    checkFormat(root, "dataflow-graph/1");
+    DataflowGraph g;
+    if (auto it = root.find("name"); it != root.end()) g.name = string(*it, "name");
+    const json& nodes = require(root, "nodes", "");
+    if (!nodes.is_array()) throw InputError("", "nodes", "expected an array, found " + typeName(nodes));
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const std::string p = "nodes[" + std::to_string(i) + "]";
+      const json& jn = nodes[i];
+      if (!jn.is_object()) throw InputError("", p, "expected an object, found " + typeName(jn));
+      Node n;
+      n.id = string(require(jn, "id", p), p + ".id");
+      if (auto it = jn.find("op"); it != jn.end()) n.op = string(*it, p + ".op");
+      if (auto it = jn.find("flops"); it != jn.end()) n.flops = nonNegative(*it, p + ".flops");
+      if (auto it = jn.find("output_bytes"); it != jn.end())
+        n.output_bytes = nonNegative(*it, p + ".output_bytes");
+      if (auto it = jn.find("compute_us"); it != jn.end()) {
+        if (it->is_array()) {
+          if (it->empty()) throw InputError("", p + ".compute_us", "is an empty array");
+          for (size_t k = 0; k < it->size(); ++k)
+            n.compute_us.push_back(nonNegative((*it)[k], p + ".compute_us[" + std::to_string(k) + "]"));
+        } else {
+          n.compute_us.push_back(nonNegative(*it, p + ".compute_us"));
+        }
+      }
+      g.addNode(std::move(n));
+    }
+    const json& edges = require(root, "edges", "");
+    if (!edges.is_array()) throw InputError("", "edges", "expected an array, found " + typeName(edges));
+    for (size_t i = 0; i < edges.size(); ++i) {
+      const std::string p = "edges[" + std::to_string(i) + "]";
+      const json& je = edges[i];
+      if (!je.is_object()) throw InputError("", p, "expected an object, found " + typeName(je));
+      std::string src = string(require(je, "src", p), p + ".src");
+      std::string dst = string(require(je, "dst", p), p + ".dst");
+      Edge e;
+      auto s = g.find(src);
+      if (!s) throw InputError("", p + ".src", "unknown node '" + src + "'");
+      auto d = g.find(dst);
+      if (!d) throw InputError("", p + ".dst", "unknown node '" + dst + "'");
+      e.src = *s;
+      e.dst = *d;
+      if (auto it = je.find("bytes"); it != je.end()) e.bytes = nonNegative(*it, p + ".bytes");
+      if (auto it = je.find("transfer_us"); it != je.end())
+        e.transfer_us = nonNegative(*it, p + ".transfer_us");
+      if (e.src == e.dst) throw InputError("", p, "self loop on node '" + src + "'");
+      g.addEdge(e);
+    }
+    g.topologicalOrder();  // throws naming a cycle
+    return g;
+  } catch (const InputError& e) {
+    throw e.inFile(file);
+  }
+}
+
+DeviceSet parseDeviceSet(std::string_view text, const std::string& file) {
+  try {
+    json root = parse(text);
+    checkFormat(root, "device-set/1");
+    DeviceSet d;
+    if (auto it = root.find("name"); it != root.end()) d.name = string(*it, "name");
+    const json& devs = require(root, "devices", "");
+    if (!devs.is_array()) throw InputError("", "devices", "expected an array, found " + typeName(devs));
+    if (devs.empty()) throw InputError("", "devices", "the device set has no devices");
+    if (devs.size() > 4096) throw InputError("", "devices", "more than 4096 devices");
+    for (size_t i = 0; i < devs.size(); ++i) {
+      const std::string p = "devices[" + std::to_string(i) + "]";
+      if (!devs[i].is_object()) throw InputError("", p, "expected an object, found " + typeName(devs[i]));
+      Device dev;
+      dev.name = devs[i].contains("name") ? string(devs[i]["name"], p + ".name") : "gpu" + std::to_string(i);
+      dev.tflops = number(require(devs[i], "tflops", p), p + ".tflops");
+      if (dev.tflops <= 0) throw InputError("", p + ".tflops", "must be positive");
+      if (auto it = devs[i].find("memory_gb"); it != devs[i].end())
+        dev.memory_gb = nonNegative(*it, p + ".memory_gb");
+      d.devices.push_back(dev);
+    }
+    const size_t n = d.devices.size();
+    const json& links = require(root, "links", "");
+    d.bandwidth_gbps = matrixField(require(links, "bandwidth_gbps", "links"), n, "links.bandwidth_gbps");
+    d.latency_us = links.contains("latency_us")
+                       ? matrixField(links["latency_us"], n, "links.latency_us")
+                       : std::vector<std::vector<double>>(n, std::vector<double>(n, 0));
+    for (size_t i = 0; i < n; ++i) d.latency_us[i][i] = 0;
+    d.validate();
+    return d;
+  } catch (const InputError& e) {
+    throw e.inFile(file);
+  }
+}
+
+std::string writeGraphJson(const DataflowGraph& g, int indent) {
+  json root;
+  root["format"] = "dataflow-graph/1";
+  root["name"] = g.name;
+  json nodes = json::array();
+  for (const Node& n : g.nodes()) {
+    json jn;
+    jn["id"] = n.id;
+    if (!n.op.empty()) jn["op"] = n.op;
+    if (n.flops > 0) jn["flops"] = n.flops;
+    if (n.output_bytes > 0) jn["output_bytes"] = n.output_bytes;
+    if (n.compute_us.size() == 1) jn["compute_us"] = n.compute_us[0];
+    if (n.compute_us.size() > 1) jn["compute_us"] = n.compute_us;
+    nodes.push_back(std::move(jn));
+  }
+  json edges = json::array();
+  for (const Edge& e : g.edges()) {
+    json je;
+    je["src"] = g.node(e.src).id;
+    je["dst"] = g.node(e.dst).id;
+    if (e.bytes > 0) je["bytes"] = e.bytes;
+    if (e.transfer_us) je["transfer_us"] = *e.transfer_us;
+    edges.push_back(std::move(je));
+  }
+  root["nodes"] = std::move(nodes);
+  root["edges"] = std::move(edges);
+  return root.dump(indent) + "\n";
+}
+
+std::string writeDeviceSetJson(const DeviceSet& d, int indent) {
+  json root;
+  root["format"] = "device-set/1";
+  root["name"] = d.name;
+  json devs = json::array();
+  for (const Device& dev : d.devices)
+    devs.push_back({{"name", dev.name}, {"tflops", dev.tflops}, {"memory_gb", dev.memory_gb}});
+  root["devices"] = std::move(devs);
+  root["links"] = {{"bandwidth_gbps", d.bandwidth_gbps}, {"latency_us", d.latency_us}};
+  return root.dump(indent) + "\n";
+}
+
+}  // namespace doppler

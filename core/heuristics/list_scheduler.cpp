@@ -1,0 +1,471 @@
+#include "core/heuristics/list_scheduler.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/graph/input_error.h"
+#include "core/heuristics/builtin_methods.h"
+#include "core/heuristics/rng.h"
+
+namespace doppler {
+
+namespace {
+
+// Three-way comparison with a relative tolerance: path lengths summed in different orders must
+// still tie (the paper graphs are full of identical nodes, and their ties matter).
+int compareNear(double a, double b) {
+  const double tol = 1e-9 * std::max(std::abs(a), std::abs(b));
+  if (a < b - tol) return -1;
+  if (a > b + tol) return 1;
+  return 0;
+}
+
+int outDegree(const CostTable& c, int v) { return static_cast<int>(c.outEnd(v) - c.outBegin(v)); }
+
+}  // namespace
+
+std::vector<double> bottomLevels(const CostTable& costs, double w_compute, double w_comm) {
+  const auto& topo = costs.topoOrder();
+  std::vector<double> bl(costs.nodes(), 0.0);
+  for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
+    const int v = *it;
+    double tail = 0;
+    for (const int* e = costs.outBegin(v); e != costs.outEnd(v); ++e)
+      tail = std::max(tail, w_comm * costs.meanTransfer(*e) + bl[costs.edgeDst(*e)]);
+    bl[v] = w_compute * costs.meanCompute(v) + tail;
+  }
+  return bl;
+}
+
+std::vector<double> topLevels(const CostTable& costs, double w_compute, double w_comm) {
+  std::vector<double> tl(costs.nodes(), 0.0);
+  for (const int v : costs.topoOrder()) {
+    double head = 0;
+    for (const int* e = costs.inBegin(v); e != costs.inEnd(v); ++e) {
+      const int u = costs.edgeSrc(*e);
+      head = std::max(head, tl[u] + w_compute * costs.meanCompute(u) +
+                                w_comm * costs.meanTransfer(*e));
+    }
+    tl[v] = head;
+  }
+  return tl;
+}
+
+// ---------------------------------------------------------------------------------------------
+// PlanBuilder
+
+PlanBuilder::PlanBuilder(const CostTable& costs)
+    : costs_(costs),
+      device_(costs.nodes(), -1),
+      start_(costs.nodes(), 0.0),
+      finish_(costs.nodes(), 0.0),
+      free_(costs.devices(), 0.0),
+      load_(costs.devices(), 0.0),
+      slots_(costs.devices()) {
+  order_.reserve(costs.nodes());
+}
+
+double PlanBuilder::arrival(int v, int dev) const {
+  double t = 0;
+  for (const int* e = costs_.inBegin(v); e != costs_.inEnd(v); ++e) {
+    const int u = costs_.edgeSrc(*e);
+    t = std::max(t, finish_[u] + costs_.transfer(*e, device_[u], dev));
+  }
+  return t;
+}
+
+double PlanBuilder::earliestStartAfter(double ready, int v, int dev, bool insertion) const {
+  if (!insertion) return std::max(ready, free_[dev]);
+  const double dur = costs_.compute(v, dev);
+  const auto& slots = slots_[dev];
+  // Skip the slots that end before `ready`: they are sorted by start and never overlap, so they
+  // are sorted by finish too.
+  auto it = std::lower_bound(slots.begin(), slots.end(), ready,
+                             [](const Slot& s, double t) { return s.finish <= t; });
+  double t = ready;
+  for (; it != slots.end(); ++it) {
+    if (t + dur <= it->start) return t;
+    t = std::max(t, it->finish);
+  }
+  return t;
+}
+
+void PlanBuilder::place(int v, int dev, double start) {
+  const double finish = start + costs_.compute(v, dev);
+  device_[v] = dev;
+  start_[v] = start;
+  finish_[v] = finish;
+  free_[dev] = std::max(free_[dev], finish);
+  load_[dev] += costs_.compute(v, dev);
+  auto& slots = slots_[dev];
+  // By (start, finish): a zero-length slot sorts before a slot starting at the same time, so the
+  // slots stay sorted by finish as well (earliestStartAfter relies on it).
+  const Slot slot{start, finish};
+  auto pos = std::upper_bound(slots.begin(), slots.end(), slot, [](const Slot& a, const Slot& b) {
+    return a.start < b.start || (a.start == b.start && a.finish < b.finish);
+  });
+  slots.insert(pos, slot);
+  order_.push_back(v);
+}
+
+Schedule PlanBuilder::schedule() const {
+  Schedule s;
+  const int n = costs_.nodes();
+  s.nodes.resize(n);
+  for (int v = 0; v < n; ++v) {
+    s.nodes[v] = NodeSpan{v, device_[v], start_[v], finish_[v]};
+    if (device_[v] >= 0) s.makespan_us = std::max(s.makespan_us, finish_[v]);
+  }
+  for (int e = 0; e < costs_.edges(); ++e) {
+    const int u = costs_.edgeSrc(e), w = costs_.edgeDst(e);
+    if (device_[u] < 0 || device_[w] < 0 || device_[u] == device_[w]) continue;
+    const double t0 = finish_[u];
+    s.transfers.push_back(
+        TransferSpan{e, device_[u], device_[w], t0, t0 + costs_.transfer(e, device_[u], device_[w])});
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The scheduler
+
+namespace {
+
+class Scheduler {
+ public:
+  Scheduler(const CostTable& costs, const ListConfig& cfg)
+      : c_(costs),
+        cfg_(cfg),
+        n_(costs.nodes()),
+        d_(costs.devices()),
+        plan_(costs),
+        rng_(cfg.seed),
+        bl_(bottomLevels(costs, cfg.w_compute, cfg.w_comm)) {
+    if (cfg_.cpop) {
+      const auto tl = topLevels(costs, cfg.w_compute, cfg.w_comm);
+      prio_.resize(n_);
+      for (int v = 0; v < n_; ++v) prio_[v] = bl_[v] + tl[v];
+      markCriticalPath();
+    } else {
+      prio_ = bl_;
+    }
+  }
+
+  Placement run() {
+    std::vector<int> pending(n_);
+    std::vector<int> ready;
+    arrival_.assign(static_cast<size_t>(n_) * d_, 0.0);
+    for (int v = 0; v < n_; ++v) {
+      pending[v] = c_.inDegree(v);
+      if (pending[v] == 0) ready.push_back(v);
+    }
+    while (!ready.empty()) {
+      int idx = 0, dev = 0;
+      double start = 0;
+      if (cfg_.selection == ListConfig::Selection::EarliestStart) {
+        pickEarliestStart(ready, idx, dev, start);
+      } else {
+        idx = pickByPriority(ready);
+        chooseDevice(ready[idx], dev, start);
+      }
+      const int v = ready[idx];
+      ready[idx] = ready.back();
+      ready.pop_back();
+      plan_.place(v, dev, start);
+      for (const int* e = c_.outBegin(v); e != c_.outEnd(v); ++e) {
+        const int w = c_.edgeDst(*e);
+        if (--pending[w] == 0) {
+          ready.push_back(w);
+          if (cfg_.selection == ListConfig::Selection::EarliestStart)
+            for (int d = 0; d < d_; ++d) arrival_[static_cast<size_t>(w) * d_ + d] = plan_.arrival(w, d);
+        }
+      }
+    }
+    if (plan_.placedCount() != n_) throw std::logic_error("list scheduler: the graph has a cycle");
+    Placement p;
+    p.assignment = plan_.assignment();
+    p.planned = plan_.schedule();
+    p.order = plan_.order();
+    return p;
+  }
+
+ private:
+  // Node tie-break after equal priority: true if candidate v should replace the current best b.
+  bool breakTie(int v, int b, int& ties) {
+    switch (cfg_.tie_break) {
+      case ListConfig::TieBreak::Index:
+        return v < b;
+      case ListConfig::TieBreak::MostSuccessors: {
+        const int dv = outDegree(c_, v), db = outDegree(c_, b);
+        return dv != db ? dv > db : v < b;
+      }
+      case ListConfig::TieBreak::Random:
+        ++ties;
+        return rng_.below(ties) == 0;
+    }
+    return false;
+  }
+
+  int pickByPriority(const std::vector<int>& ready) {
+    int best = 0, ties = 1;
+    for (int j = 1; j < static_cast<int>(ready.size()); ++j) {
+      const int v = ready[j], b = ready[best];
+      const int c = compareNear(prio_[v], prio_[b]);
+      if (c > 0) {
+        best = j;
+        ties = 1;
+      } else if (c == 0 && breakTie(v, b, ties)) {
+        best = j;
+      }
+    }
+    return best;
+  }
+
+  void chooseDevice(int v, int& dev, double& start) {
+    if (cfg_.cpop && onCriticalPath_[v]) {
+      dev = criticalProcessor_;
+      start = plan_.earliestStart(v, dev, cfg_.insertion);
+      return;
+    }
+    dev = -1;
+    start = 0;
+    double bestKey1 = 0, bestKey2 = 0;
+    for (int d = 0; d < d_; ++d) {
+      const double est = plan_.earliestStart(v, d, cfg_.insertion);
+      const double eft = est + c_.compute(v, d);
+      double k1 = 0, k2 = 0;
+      switch (cfg_.device_rule) {
+        case ListConfig::DeviceRule::EarliestStart:
+          k1 = est, k2 = eft;
+          break;
+        case ListConfig::DeviceRule::EarliestFinish:
+          k1 = eft, k2 = est;
+          break;
+        case ListConfig::DeviceRule::LeastLoaded:
+          k1 = plan_.load(d), k2 = est;
+          break;
+      }
+      bool better = dev < 0;
+      if (!better) {
+        const int c1 = compareNear(k1, bestKey1);
+        better = c1 < 0 || (c1 == 0 && compareNear(k2, bestKey2) < 0);
+      }
+      if (better) {
+        dev = d;
+        start = est;
+        bestKey1 = k1;
+        bestKey2 = k2;
+      }
+    }
+  }
+
+  // ETF: the (node, device) pair with the earliest start; ties by larger bottom level, then the
+  // tie-break rule; a node's devices tie by earlier finish, then lower index.
+  void pickEarliestStart(const std::vector<int>& ready, int& idx, int& dev, double& start) {
+    idx = -1;
+    int ties = 1;
+    for (int j = 0; j < static_cast<int>(ready.size()); ++j) {
+      const int v = ready[j];
+      int vd = -1;
+      double vs = 0, vf = 0;
+      for (int d = 0; d < d_; ++d) {
+        const double est = plan_.earliestStartAfter(arrival_[static_cast<size_t>(v) * d_ + d], v,
+                                                    d, cfg_.insertion);
+        const double eft = est + c_.compute(v, d);
+        const int cs = vd < 0 ? -1 : compareNear(est, vs);
+        if (cs < 0 || (cs == 0 && compareNear(eft, vf) < 0)) {
+          vd = d;
+          vs = est;
+          vf = eft;
+        }
+      }
+      bool better = false;
+      if (idx < 0) {
+        better = true;
+      } else if (const int cs = compareNear(vs, start); cs < 0) {
+        better = true;
+        ties = 1;
+      } else if (cs == 0) {
+        const int b = ready[idx];
+        if (const int cp = compareNear(bl_[v], bl_[b]); cp > 0) {
+          better = true;
+          ties = 1;
+        } else if (cp == 0) {
+          better = breakTie(v, b, ties);
+        }
+      }
+      if (better) {
+        idx = j;
+        dev = vd;
+        start = vs;
+      }
+    }
+  }
+
+  // CPOP: follow the highest-priority successor from the highest-priority entry node; put those
+  // nodes on the processor that runs them fastest in total.
+  void markCriticalPath() {
+    onCriticalPath_.assign(n_, 0);
+    int v = -1;
+    for (int u = 0; u < n_; ++u)
+      if (c_.inDegree(u) == 0 && (v < 0 || compareNear(prio_[u], prio_[v]) > 0)) v = u;
+    std::vector<double> total(d_, 0.0);
+    while (v >= 0) {
+      onCriticalPath_[v] = 1;
+      for (int d = 0; d < d_; ++d) total[d] += c_.compute(v, d);
+      int next = -1;
+      for (const int* e = c_.outBegin(v); e != c_.outEnd(v); ++e) {
+        const int w = c_.edgeDst(*e);
+        if (next < 0 || compareNear(prio_[w], prio_[next]) > 0 ||
+            (compareNear(prio_[w], prio_[next]) == 0 && w < next))
+          next = w;
+      }
+      v = next;
+    }
+    criticalProcessor_ = 0;
+    for (int d = 1; d < d_; ++d)
+      if (compareNear(total[d], total[criticalProcessor_]) < 0) criticalProcessor_ = d;
+  }
+
+  const CostTable& c_;
+  ListConfig cfg_;
+  int n_, d_;
+  PlanBuilder plan_;
+  Rng rng_;
+  std::vector<double> bl_, prio_, arrival_;
+  std::vector<char> onCriticalPath_;
+  int criticalProcessor_ = 0;
+};
+
+}  // namespace
+
+Placement listSchedule(const CostTable& costs, const ListConfig& config) {
+  if (costs.devices() < 1) throw std::invalid_argument("list scheduler: no devices");
+  return Scheduler(costs, config).run();
+}
+
+ListConfig::TieBreak parseTieBreak(const std::string& s) {
+  if (s == "index") return ListConfig::TieBreak::Index;
+  if (s == "random") return ListConfig::TieBreak::Random;
+  if (s == "most-successors") return ListConfig::TieBreak::MostSuccessors;
+  throw InputError("", "--param tie_break", "unknown tie-break '" + s + "'");
+}
+
+ListConfig::DeviceRule parseDeviceRule(const std::string& s) {
+  if (s == "earliest-start") return ListConfig::DeviceRule::EarliestStart;
+  if (s == "earliest-finish") return ListConfig::DeviceRule::EarliestFinish;
+  if (s == "least-loaded") return ListConfig::DeviceRule::LeastLoaded;
+  throw InputError("", "--param device_rule", "unknown device rule '" + s + "'");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The list-scheduling methods
+
+namespace {
+
+ParamSpec tieBreakSpec() {
+  return {"tie_break", ParamSpec::Type::Choice, "index", 0, 0,
+          {"index", "random", "most-successors"},
+          "How nodes of equal priority are ordered: lowest node index, seeded random, or most "
+          "successors first"};
+}
+
+ParamSpec insertionSpec(bool dflt) {
+  return {"insertion", ParamSpec::Type::Bool, dflt ? "true" : "false", 0, 0, {},
+          "Let a node fill an idle gap earlier in a device's planned queue (otherwise it is "
+          "appended at the end)"};
+}
+
+class ListMethod : public Method {
+ public:
+  ListMethod(std::string name, std::string description, std::vector<ParamSpec> specs,
+             ListConfig base)
+      : name_(std::move(name)),
+        description_(std::move(description)),
+        specs_(std::move(specs)),
+        base_(base) {}
+
+  std::string name() const override { return name_; }
+  std::string description() const override { return description_; }
+  std::vector<ParamSpec> params() const override { return specs_; }
+
+  Placement place(const PlaceContext& ctx, const Params& params) const override {
+    ListConfig cfg = base_;
+    cfg.seed = ctx.seed;
+    const auto& v = params.values();
+    if (v.count("tie_break")) cfg.tie_break = parseTieBreak(params.choice("tie_break"));
+    if (v.count("device_rule")) cfg.device_rule = parseDeviceRule(params.choice("device_rule"));
+    if (v.count("insertion")) cfg.insertion = params.flag("insertion");
+    if (v.count("w_compute")) cfg.w_compute = params.number("w_compute");
+    if (v.count("w_comm")) cfg.w_comm = params.number("w_comm");
+    return listSchedule(ctx.costs, cfg);
+  }
+
+ private:
+  std::string name_, description_;
+  std::vector<ParamSpec> specs_;
+  ListConfig base_;
+};
+
+}  // namespace
+
+namespace builtin {
+
+std::unique_ptr<Method> criticalPath() {
+  std::vector<ParamSpec> specs = {
+      {"w_compute", ParamSpec::Type::Number, "1", 0, 1000, {},
+       "Weight of (mean) compute time in the bottom level"},
+      {"w_comm", ParamSpec::Type::Number, "1", 0, 1000, {},
+       "Weight of (mean) transfer time in the bottom level"},
+      {"device_rule", ParamSpec::Type::Choice, "earliest-start", 0, 0,
+       {"earliest-start", "earliest-finish", "least-loaded"},
+       "Device for the chosen node: where it starts earliest, finishes earliest, or the one with "
+       "least compute planned so far"},
+      tieBreakSpec(),
+      insertionSpec(false),
+  };
+  ListConfig cfg;
+  return std::make_unique<ListMethod>(
+      "critical-path",
+      "Doppler's CRIT.PATH teacher: repeatedly the ready node with the longest path to the exit "
+      "(bottom level), on the device where it can start earliest, appended to its queue",
+      std::move(specs), cfg);
+}
+
+std::unique_ptr<Method> heft() {
+  ListConfig cfg;
+  cfg.device_rule = ListConfig::DeviceRule::EarliestFinish;
+  cfg.insertion = true;
+  return std::make_unique<ListMethod>(
+      "heft",
+      "HEFT (Topcuoglu et al. 2002): nodes by decreasing upward rank (mean compute and "
+      "communication), each on the device with the earliest finish, filling idle gaps",
+      std::vector<ParamSpec>{insertionSpec(true), tieBreakSpec()}, cfg);
+}
+
+std::unique_ptr<Method> cpop() {
+  ListConfig cfg;
+  cfg.device_rule = ListConfig::DeviceRule::EarliestFinish;
+  cfg.insertion = true;
+  cfg.cpop = true;
+  return std::make_unique<ListMethod>(
+      "cpop",
+      "CPOP (Topcuoglu et al. 2002): priority = upward + downward rank; the critical path runs "
+      "on the one device that computes it fastest, other nodes on their earliest-finish device",
+      std::vector<ParamSpec>{insertionSpec(true), tieBreakSpec()}, cfg);
+}
+
+std::unique_ptr<Method> etf() {
+  ListConfig cfg;
+  cfg.selection = ListConfig::Selection::EarliestStart;
+  return std::make_unique<ListMethod>(
+      "etf",
+      "ETF (Hwang et al. 1989): among all ready nodes and all devices, the pair that can start "
+      "earliest; ties by larger bottom level",
+      std::vector<ParamSpec>{insertionSpec(false), tieBreakSpec()}, cfg);
+}
+
+}  // namespace builtin
+
+}  // namespace doppler

@@ -1,0 +1,222 @@
+#include "core/heuristics/local_search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "core/graph/input_error.h"
+#include "core/heuristics/builtin_methods.h"
+#include "core/heuristics/list_scheduler.h"
+#include "core/heuristics/rng.h"
+
+namespace doppler {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr auto kProgressInterval = std::chrono::milliseconds(50);
+
+// One annealing run's move generator: mutates the assignment in place and remembers how to undo.
+class Mover {
+ public:
+  Mover(const CostTable& c, Rng& rng, double pNeighbour, double pSwap)
+      : c_(c), rng_(rng), n_(c.nodes()), d_(c.devices()), pNeighbour_(pNeighbour), pSwap_(pSwap) {}
+
+  void propose(Assignment& a) {
+    count_ = 0;
+    const double r = rng_.uniform();
+    if (r < pNeighbour_ && neighbourMove(a)) return;
+    if (r >= pNeighbour_ && r < pNeighbour_ + pSwap_ && swapMove(a)) return;
+    randomMove(a);
+  }
+  void undo(Assignment& a) {
+    for (int i = count_ - 1; i >= 0; --i) a[node_[i]] = old_[i];
+    count_ = 0;
+  }
+
+ private:
+  void set(Assignment& a, int v, int dev) {
+    node_[count_] = v;
+    old_[count_] = a[v];
+    ++count_;
+    a[v] = dev;
+  }
+  void randomMove(Assignment& a) {
+    const int v = rng_.below(n_);
+    int dev = rng_.below(d_ - 1);
+    if (dev >= a[v]) ++dev;
+    set(a, v, dev);
+  }
+  // v joins a neighbour (predecessor or successor) that sits on another device.
+  bool neighbourMove(Assignment& a) {
+    const int v = rng_.below(n_);
+    const int in = c_.inDegree(v);
+    const int deg = in + static_cast<int>(c_.outEnd(v) - c_.outBegin(v));
+    if (deg == 0) return false;
+    const int k0 = rng_.below(deg);
+    for (int i = 0; i < deg; ++i) {
+      const int k = (k0 + i) % deg;
+      const int u = k < in ? c_.edgeSrc(c_.inBegin(v)[k]) : c_.edgeDst(c_.outBegin(v)[k - in]);
+      if (a[u] != a[v]) {
+        set(a, v, a[u]);
+        return true;
+      }
+    }
+    return false;
+  }
+  bool swapMove(Assignment& a) {
+    for (int tries = 0; tries < 8; ++tries) {
+      const int v = rng_.below(n_), u = rng_.below(n_);
+      if (a[u] == a[v]) continue;
+      const int dv = a[v];
+      set(a, v, a[u]);
+      set(a, u, dv);
+      return true;
+    }
+    return false;
+  }
+
+  const CostTable& c_;
+  Rng& rng_;
+  int n_, d_;
+  double pNeighbour_, pSwap_;
+  int node_[2] = {0, 0}, old_[2] = {0, 0};
+  int count_ = 0;
+};
+
+}  // namespace
+
+Placement anneal(const PlaceContext& ctx, const Assignment& start, const AnnealConfig& cfg) {
+  const CostTable& c = ctx.costs;
+  Placement result;
+  result.assignment = start;
+  const long budget = std::max(0L, ctx.budget);
+  if (budget == 0 || c.nodes() == 0) return result;
+
+  Simulator sim(c, ctx.sim);
+  Rng rng(ctx.seed ^ 0x5eed5eed5eedULL);
+  Mover mover(c, rng, cfg.p_neighbour, cfg.p_swap);
+
+  auto cancelled = [&] { return ctx.cancel && ctx.cancel->load(std::memory_order_relaxed); };
+  if (cancelled()) {
+    result.cancelled = true;
+    return result;
+  }
+
+  Assignment cur = start;
+  double curMs = sim.makespan(cur);
+  long done = 1;
+  Assignment& best = result.assignment;
+  double bestMs = curMs;
+  const double startMs = curMs;
+
+  auto lastReport = Clock::now();
+  auto report = [&](bool force) {
+    if (!ctx.progress) return;
+    const auto now = Clock::now();
+    if (!force && now - lastReport < kProgressInterval) return;
+    lastReport = now;
+    ctx.progress(Progress{done, budget, bestMs});
+  };
+
+  const bool canMove = c.devices() > 1;
+  const long moves = canMove ? budget - 1 : 0;
+  const int restarts = static_cast<int>(std::clamp<long>(cfg.restarts, 1, std::max(1L, moves)));
+  const double t0 = cfg.t0 * startMs;
+
+  for (int r = 0; r < restarts && !result.cancelled; ++r) {
+    const long steps = moves / restarts + (r < moves % restarts ? 1 : 0);
+    if (r > 0) {
+      std::copy(best.begin(), best.end(), cur.begin());
+      curMs = bestMs;
+    }
+    double factor = cfg.cooling;
+    if (factor <= 0) factor = steps > 1 ? std::pow(1e-3, 1.0 / static_cast<double>(steps - 1)) : 1;
+    double temp = t0;
+    for (long s = 0; s < steps; ++s) {
+      if (cancelled()) {
+        result.cancelled = true;
+        break;
+      }
+      mover.propose(cur);
+      const double ms = sim.makespan(cur);
+      ++done;
+      const double delta = ms - curMs;
+      if (delta <= 0 || (temp > 0 && rng.uniform() < std::exp(-delta / temp))) {
+        curMs = ms;
+        if (ms < bestMs) {
+          bestMs = ms;
+          std::copy(cur.begin(), cur.end(), best.begin());
+        }
+      } else {
+        mover.undo(cur);
+      }
+      temp *= factor;
+      report(false);
+    }
+  }
+  result.evaluations = done;
+  report(true);
+  return result;
+}
+
+namespace {
+
+class LocalSearch : public Method {
+ public:
+  std::string name() const override { return "local-search"; }
+  std::string description() const override {
+    return "Simulated annealing over assignments with the simulator as judge, from a list "
+           "schedule: moves a node to another device, swaps two nodes, or moves a node onto a "
+           "neighbour's device; uses exactly --budget evaluations";
+  }
+  bool isSearch() const override { return true; }
+  std::vector<ParamSpec> params() const override {
+    return {
+        {"start", ParamSpec::Type::Choice, "critical-path", 0, 0,
+         {"critical-path", "heft", "random"}, "The assignment the search starts from"},
+        {"restarts", ParamSpec::Type::Integer, "4", 1, 1000, {},
+         "Annealing runs the budget is split over; each after the first reheats from the best"},
+        {"t0", ParamSpec::Type::Number, "0.02", 0, 10, {},
+         "Initial temperature as a fraction of the start's simulated makespan"},
+        {"cooling", ParamSpec::Type::Number, "0", 0, 0.999999999, {},
+         "Temperature factor per evaluation; 0 = automatic (to t0/1000 over each run)"},
+        {"p_neighbour", ParamSpec::Type::Number, "0.5", 0, 1, {},
+         "Probability of moving a node onto a neighbour's device"},
+        {"p_swap", ParamSpec::Type::Number, "0.2", 0, 1, {},
+         "Probability of swapping two nodes' devices (the rest: a node to a random device)"},
+    };
+  }
+  Placement place(const PlaceContext& ctx, const Params& params) const override {
+    AnnealConfig cfg;
+    cfg.restarts = static_cast<int>(params.integer("restarts"));
+    cfg.t0 = params.number("t0");
+    cfg.cooling = params.number("cooling");
+    cfg.p_neighbour = params.number("p_neighbour");
+    cfg.p_swap = params.number("p_swap");
+    if (cfg.p_neighbour + cfg.p_swap > 1 + 1e-12)
+      throw InputError("", "--param p_swap", "p_neighbour + p_swap must be at most 1");
+    Placement start;
+    const std::string& from = params.choice("start");
+    if (from == "random") {
+      start = findMethod("random").place(ctx, Params({}, {}));
+    } else {
+      ListConfig lc;
+      lc.seed = ctx.seed;
+      if (from == "heft") {
+        lc.device_rule = ListConfig::DeviceRule::EarliestFinish;
+        lc.insertion = true;
+      }
+      start = listSchedule(ctx.costs, lc);
+    }
+    return anneal(ctx, start.assignment, cfg);
+  }
+};
+
+}  // namespace
+
+namespace builtin {
+std::unique_ptr<Method> localSearch() { return std::make_unique<LocalSearch>(); }
+}  // namespace builtin
+
+}  // namespace doppler

@@ -1,0 +1,22 @@
+#pragma once
+// Simulated annealing over assignments, judged by the work-conserving simulator.
+#include "core/heuristics/method.h"
+
+namespace doppler {
+
+struct AnnealConfig {
+  int restarts = 4;  // the budget is split evenly; restarts after the first reheat from the best
+  double t0 = 0.02;  // initial temperature, as a fraction of the start's simulated makespan
+  // Geometric factor applied to the temperature after each evaluation; 0 = automatic (from t0
+  // down to t0/1000 over each restart).
+  double cooling = 0;
+  double p_neighbour = 0.5;  // move a node onto the device of one of its neighbours
+  double p_swap = 0.2;       // swap the devices of two nodes; otherwise move a node at random
+};
+
+// Anneals from `start` using exactly ctx.budget simulator evaluations (fewer only when cancelled,
+// or one when there is a single device), seeded by ctx.seed. Returns the best assignment seen
+// (never worse than the start, by the simulator's judgement), with evaluations and cancelled set.
+Placement anneal(const PlaceContext& ctx, const Assignment& start, const AnnealConfig& cfg);
+
+}  // namespace doppler

@@ -1,0 +1,84 @@
+#pragma once
+// A placement method (heuristic or search): its parameters are data, so the CLI, the run store
+// and the studio's heuristic tuner can list, show and change them without knowing the method.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/sim/cost_table.h"
+#include "core/sim/schedule.h"
+#include "core/sim/simulator.h"
+
+namespace doppler {
+
+struct ParamSpec {
+  enum class Type { Number, Integer, Choice, Bool };
+  std::string name;
+  Type type = Type::Number;
+  std::string default_value;  // as text: "1.0", "3", "earliest-start", "true"
+  double min = 0, max = 0;    // Number and Integer
+  std::vector<std::string> choices;  // Choice
+  std::string description;
+};
+
+// Values as text keyed by parameter name; unknown names and bad values are InputErrors.
+using ParamValues = std::map<std::string, std::string>;
+
+// Resolved view of ParamValues against a method's specs (defaults filled in, values checked).
+class Params {
+ public:
+  Params(const std::vector<ParamSpec>& specs, const ParamValues& values);  // throws InputError
+  double number(const std::string& name) const;
+  long integer(const std::string& name) const;
+  const std::string& choice(const std::string& name) const;
+  bool flag(const std::string& name) const;
+  const std::map<std::string, std::string>& values() const { return values_; }
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+struct Progress {
+  long done = 0, total = 0;  // evaluations
+  double best_makespan_us = 0;
+};
+using ProgressFn = std::function<void(const Progress&)>;
+
+struct PlaceContext {
+  const CostTable& costs;
+  SimOptions sim;                    // cost model and noise the simulated judge uses
+  uint64_t seed = 1;                 // for randomised methods and tie-breaking
+  long budget = 5000;                // evaluations, for search methods
+  ProgressFn progress;               // may be empty; called at most ~20 times a second
+  const std::atomic<bool>* cancel = nullptr;  // polled by long methods; may be null
+};
+
+struct Placement {
+  Assignment assignment;
+  std::optional<Schedule> planned;  // the method's own schedule, if it builds one
+  std::vector<int> order;           // the order nodes were assigned in, if meaningful
+  long evaluations = 0;             // simulator calls (search methods)
+  bool cancelled = false;
+};
+
+class Method {
+ public:
+  virtual ~Method() = default;
+  virtual std::string name() const = 0;
+  virtual std::string description() const = 0;
+  virtual std::vector<ParamSpec> params() const { return {}; }
+  virtual bool isSearch() const { return false; }  // uses the budget and reports progress
+  virtual Placement place(const PlaceContext& ctx, const Params& params) const = 0;
+};
+
+// Every registered method, in the order the CLI lists them.
+const std::vector<std::unique_ptr<Method>>& methods();
+// Throws InputError naming the known methods if `name` is unknown.
+const Method& findMethod(const std::string& name);
+
+}  // namespace doppler

@@ -1,0 +1,322 @@
+#include "core/sim/simulator.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+#include "core/graph/input_error.h"
+
+namespace doppler {
+
+CostModel parseCostModel(const std::string& s) {
+  if (s == "reference") return CostModel::Reference;
+  if (s == "links") return CostModel::Links;
+  throw InputError("", "--cost-model", "unknown cost model '" + s + "' (known: reference, links)");
+}
+
+const char* toString(CostModel m) { return m == CostModel::Reference ? "reference" : "links"; }
+
+void validateAssignment(const Assignment& a, const CostTable& costs, const std::string& file) {
+  if (static_cast<int>(a.size()) != costs.nodes())
+    throw InputError(file, "assignment",
+                     "has " + std::to_string(a.size()) + " entries, the graph has " +
+                         std::to_string(costs.nodes()) + " nodes");
+  for (size_t v = 0; v < a.size(); ++v)
+    if (a[v] < 0 || a[v] >= costs.devices())
+      throw InputError(file, "assignment[" + std::to_string(v) + "]",
+                       "device " + std::to_string(a[v]) + " does not exist (the device set has " +
+                           std::to_string(costs.devices()) + ")");
+}
+
+namespace {
+
+// splitmix64: tiny, fast, and good enough to drive noise factors reproducibly.
+inline uint64_t nextRandom(uint64_t& state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+inline double uniform01(uint64_t& state) {
+  return (static_cast<double>(nextRandom(state) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+
+// Min-heap of (time, index) pairs ordered by time, then index: the simulator's tie rule.
+template <class Item>
+inline bool before(const Item& x, const Item& y) {
+  return x.t < y.t || (x.t == y.t && x.v < y.v);
+}
+
+template <class Item>
+inline void heapPush(std::vector<Item>& h, Item item) {
+  size_t i = h.size();
+  h.push_back(item);
+  while (i > 0) {
+    size_t p = (i - 1) / 2;
+    if (!before(item, h[p])) break;
+    h[i] = h[p];
+    i = p;
+  }
+  h[i] = item;
+}
+
+template <class Item>
+inline Item heapPop(std::vector<Item>& h) {
+  Item top = h.front();
+  Item last = h.back();
+  h.pop_back();
+  const size_t n = h.size();
+  if (n == 0) return top;
+  size_t i = 0;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && before(h[c + 1], h[c])) ++c;
+    if (!before(h[c], last)) break;
+    h[i] = h[c];
+    i = c;
+  }
+  h[i] = last;
+  return top;
+}
+
+}  // namespace
+
+Simulator::Simulator(const CostTable& costs, SimOptions opts)
+    : costs_(costs), opts_(opts), rng_(opts.seed) {
+  const int n = costs.nodes();
+  ready_.resize(n);
+  start_.resize(n);
+  finish_.resize(n);
+  pending_.resize(n);
+  devFree_.resize(costs.devices());
+  heap_.reserve(n);
+  order_.reserve(n);
+  if (opts_.noise < 0 || !std::isfinite(opts_.noise))
+    throw InputError("", "--noise", "must be a finite non-negative number");
+}
+
+void Simulator::reseed(uint64_t seed) { rng_ = seed; }
+
+void Simulator::drawNoise() {
+  // Log-normal factors exp(sigma * Z), Z standard normal by Box-Muller.
+  auto draw = [&](std::vector<double>& out, int count) {
+    out.resize(count);
+    for (int i = 0; i < count; ++i) {
+      double u1 = uniform01(rng_), u2 = uniform01(rng_);
+      double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+      out[i] = std::exp(opts_.noise * z);
+    }
+  };
+  draw(nodeNoise_, costs_.nodes());
+  draw(edgeNoise_, costs_.edges());
+}
+
+// The fast path for the reference model. Because transfers never contend, every device starts
+// its nodes in order of (ready time, node index): a node that becomes ready later can never
+// overtake one that was ready earlier. So popping nodes globally by (ready time, index) and
+// starting each at max(ready, device free) reproduces the work-conserving event simulation
+// exactly, with one heap of ready nodes and no per-event allocation.
+template <bool Noise, bool Record>
+double Simulator::runReference(const Assignment& a) {
+  const CostTable& c = costs_;
+  const int n = c.nodes();
+  const int* dev = a.data();
+  double* ready = ready_.data();
+  int* pending = pending_.data();
+  std::fill(devFree_.begin(), devFree_.end(), 0.0);
+  double* devFree = devFree_.data();
+  heap_.clear();
+  for (int v = 0; v < n; ++v) {
+    ready[v] = 0;
+    pending[v] = c.inDegree(v);
+    if (pending[v] == 0) heap_.push_back({0.0, v});  // already heap-ordered: equal times, rising index
+  }
+  double makespan = 0;
+  while (!heap_.empty()) {
+    const HeapItem top = heapPop(heap_);
+    const int v = top.v;
+    const int d = dev[v];
+    double s = top.t > devFree[d] ? top.t : devFree[d];
+    double dur = c.compute(v, d);
+    if constexpr (Noise) dur *= nodeNoise_[v];
+    const double f = s + dur;
+    devFree[d] = f;
+    if (f > makespan) makespan = f;
+    if constexpr (Record) {
+      start_[v] = s;
+      finish_[v] = f;
+      order_.push_back(v);
+    }
+    for (const int* e = c.outBegin(v); e != c.outEnd(v); ++e) {
+      const int w = c.edgeDst(*e);
+      double tr = c.transfer(*e, d, dev[w]);
+      if constexpr (Noise) tr *= edgeNoise_[*e];
+      const double arrive = f + tr;
+      if constexpr (Record) {
+        if (dev[w] != d) transfers_.push_back({*e, d, dev[w], f, arrive});
+      }
+      if (arrive > ready[w]) ready[w] = arrive;
+      if (--pending[w] == 0) heapPush(heap_, HeapItem{ready[w], w});
+    }
+  }
+  return makespan;
+}
+
+namespace {
+enum EventKind { kNodeFinish = 0, kArrival = 1 };
+}  // namespace
+
+// The general event loop: needed for link contention, and a cross-check of the fast path.
+// Events at one instant are all processed before any idle device or link picks new work, so
+// the tie rules (node index, edge index) hold regardless of event order.
+double Simulator::runEvents(const Assignment& a, bool record) {
+  const CostTable& c = costs_;
+  const int n = c.nodes(), D = c.devices();
+  const bool noise = opts_.noise > 0;
+  const bool links = opts_.model == CostModel::Links;
+  devQueue_.resize(D);
+  linkQueue_.resize(links ? static_cast<size_t>(D) * D : 0);
+  for (auto& q : devQueue_) q.clear();
+  for (auto& q : linkQueue_) q.clear();
+  devBusy_.assign(D, 0);
+  linkBusy_.assign(linkQueue_.size(), 0);
+  auto& devQ = devQueue_;
+  auto& linkQ = linkQueue_;
+  auto& devBusy = devBusy_;
+  auto& linkBusy = linkBusy_;
+  using Ev = Event;
+  auto later = [](const Ev& p, const Ev& q) { return p.t > q.t || (p.t == q.t && p.seq > q.seq); };
+  auto& events = events_;
+  events.clear();
+  int64_t seq = 0;
+  auto pushEvent = [&](double t, int kind, int x) {
+    events.push_back({t, seq++, kind, x});
+    std::push_heap(events.begin(), events.end(), later);
+  };
+  auto qPush = [](std::vector<Timed>& q, Timed item) { heapPush(q, item); };
+  for (int v = 0; v < n; ++v) {
+    ready_[v] = 0;
+    pending_[v] = c.inDegree(v);
+    if (pending_[v] == 0) qPush(devQ[a[v]], {0.0, v});
+  }
+  double makespan = 0, now = 0;
+  auto arrive = [&](int e, double t) {
+    const int w = c.edgeDst(e);
+    if (t > ready_[w]) ready_[w] = t;
+    if (--pending_[w] == 0) qPush(devQ[a[w]], {ready_[w], w});
+  };
+  for (;;) {
+    // Dispatch: idle links take their earliest request, idle devices their earliest ready node.
+    for (size_t k = 0; k < linkQ.size(); ++k) {
+      if (linkBusy[k] || linkQ[k].empty()) continue;
+      Timed r = heapPop(linkQ[k]);
+      const int e = r.v;
+      const int from = a[c.edgeSrc(e)], to = a[c.edgeDst(e)];
+      double tr = c.transfer(e, from, to);
+      if (noise) tr *= edgeNoise_[e];
+      linkBusy[k] = 1;
+      if (record) transfers_.push_back({e, from, to, now, now + tr});
+      pushEvent(now + tr, kArrival, e);
+    }
+    for (int d = 0; d < D; ++d) {
+      if (devBusy[d] || devQ[d].empty() || devQ[d].front().t > now) continue;
+      Timed r = heapPop(devQ[d]);
+      double dur = c.compute(r.v, d);
+      if (noise) dur *= nodeNoise_[r.v];
+      devBusy[d] = 1;
+      start_[r.v] = now;
+      finish_[r.v] = now + dur;
+      if (record) order_.push_back(r.v);
+      pushEvent(now + dur, kNodeFinish, r.v);
+    }
+    if (events.empty()) break;
+    now = events.front().t;
+    // Process every event at this instant (including ones they create at the same instant).
+    while (!events.empty() && events.front().t <= now) {
+      std::pop_heap(events.begin(), events.end(), later);
+      Ev ev = events.back();
+      events.pop_back();
+      if (ev.kind == kNodeFinish) {
+        const int v = ev.x, d = a[v];
+        devBusy[d] = 0;
+        if (ev.t > makespan) makespan = ev.t;
+        for (const int* e = c.outBegin(v); e != c.outEnd(v); ++e) {
+          const int to = a[c.edgeDst(*e)];
+          if (to == d) {
+            arrive(*e, ev.t);
+          } else if (links) {
+            qPush(linkQ[static_cast<size_t>(d) * D + to], {ev.t, *e});
+          } else {
+            double tr = c.transfer(*e, d, to);
+            if (noise) tr *= edgeNoise_[*e];
+            if (record) transfers_.push_back({*e, d, to, ev.t, ev.t + tr});
+            pushEvent(ev.t + tr, kArrival, -1 - *e);  // negative: no link to release
+          }
+        }
+      } else {
+        const int e = ev.x >= 0 ? ev.x : -1 - ev.x;
+        if (ev.x >= 0) linkBusy[static_cast<size_t>(a[c.edgeSrc(e)]) * D + a[c.edgeDst(e)]] = 0;
+        arrive(e, ev.t);
+      }
+    }
+  }
+  return makespan;
+}
+
+double Simulator::simulate(const Assignment& a, bool record) {
+  assert(static_cast<int>(a.size()) == costs_.nodes());
+  const bool noise = opts_.noise > 0;
+  if (noise) drawNoise();
+  if (record) {
+    order_.clear();
+    transfers_.clear();
+  }
+  if (opts_.model == CostModel::Links || opts_.event_loop) return runEvents(a, record);
+  if (noise) return record ? runReference<true, true>(a) : runReference<true, false>(a);
+  return record ? runReference<false, true>(a) : runReference<false, false>(a);
+}
+
+double Simulator::makespan(const Assignment& a) { return simulate(a, false); }
+
+SimResult Simulator::run(const Assignment& a) {
+  SimResult out;
+  out.schedule.makespan_us = simulate(a, true);
+  finishResult(a, out);
+  return out;
+}
+
+void Simulator::finishResult(const Assignment& a, SimResult& out) {
+  const int n = costs_.nodes(), D = costs_.devices();
+  const double makespan = out.schedule.makespan_us;
+  out.schedule.nodes.resize(n);
+  for (int v = 0; v < n; ++v) out.schedule.nodes[v] = {v, a[v], start_[v], finish_[v]};
+  out.schedule.transfers = transfers_;
+  std::sort(out.schedule.transfers.begin(), out.schedule.transfers.end(),
+            [](const TransferSpan& x, const TransferSpan& y) { return x.edge < y.edge; });
+  out.order.assign(order_.begin(), order_.end());
+  std::stable_sort(out.order.begin(), out.order.end(), [&](int x, int y) {
+    return start_[x] < start_[y] || (start_[x] == start_[y] && x < y);
+  });
+  out.busy_us.assign(D, 0);
+  out.utilization.assign(D, 0);
+  std::vector<double> lastEnd(D, 0);
+  out.idle_gaps.clear();
+  // Walk each device's nodes in start order and note the stretches between them.
+  for (int v : out.order) {
+    const int d = a[v];
+    out.busy_us[d] += finish_[v] - start_[v];
+    if (start_[v] > lastEnd[d]) out.idle_gaps.push_back({d, lastEnd[d], start_[v]});
+    lastEnd[d] = std::max(lastEnd[d], finish_[v]);
+  }
+  for (int d = 0; d < D; ++d) {
+    if (makespan > lastEnd[d]) out.idle_gaps.push_back({d, lastEnd[d], makespan});
+    out.utilization[d] = makespan > 0 ? out.busy_us[d] / makespan : 0;
+  }
+  std::sort(out.idle_gaps.begin(), out.idle_gaps.end(), [](const IdleGap& x, const IdleGap& y) {
+    return x.device < y.device || (x.device == y.device && x.start_us < y.start_us);
+  });
+}
+
+}  // namespace doppler

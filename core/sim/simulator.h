@@ -1,0 +1,87 @@
+#pragma once
+// The work-conserving asynchronous simulator (DESIGN.md, "Simulator semantics").
+//
+// Each device runs one node at a time; a node becomes ready when all its inputs have arrived; a
+// device never idles while a node assigned to it is ready; among ready nodes it takes the one
+// that became ready first (ties by node index). Transfers start when their producer finishes.
+// Cost models: `reference` (transfers never contend) and `links` (each directed link carries one
+// transfer at a time, first requested first served, ties by edge index). Optional seeded
+// multiplicative noise on every duration.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/sim/cost_table.h"
+#include "core/sim/schedule.h"
+
+namespace doppler {
+
+enum class CostModel { Reference, Links };
+CostModel parseCostModel(const std::string& s);  // throws InputError
+const char* toString(CostModel m);
+
+struct SimOptions {
+  CostModel model = CostModel::Reference;
+  double noise = 0;     // sigma of a log-normal factor on each duration; 0 = deterministic
+  uint64_t seed = 1;    // noise seed
+  // Run the general event loop even for the reference model (the fast path computes the same
+  // schedule; tests cross-check the two).
+  bool event_loop = false;
+};
+
+// Holds reusable buffers: construct once per (cost table, options), call many times. Not
+// thread-safe; use one per thread.
+class Simulator {
+ public:
+  explicit Simulator(const CostTable& costs, SimOptions opts = {});
+
+  // Makespan only: the hot path for search and training. The assignment must have one valid
+  // device per node (checked in debug builds only; use validateAssignment at the boundary).
+  double makespan(const Assignment& a);
+  // Full result: per-node and per-transfer spans, utilisation, idle gaps.
+  SimResult run(const Assignment& a);
+
+  // Changes the noise seed (each call of makespan/run with noise draws fresh factors from it).
+  void reseed(uint64_t seed);
+  const CostTable& costs() const { return costs_; }
+  const SimOptions& options() const { return opts_; }
+
+ private:
+  template <bool Noise, bool Record>
+  double runReference(const Assignment& a);
+  double runEvents(const Assignment& a, bool record);
+  double simulate(const Assignment& a, bool record);
+  void drawNoise();
+  void finishResult(const Assignment& a, SimResult& out);
+
+  const CostTable& costs_;
+  SimOptions opts_;
+  uint64_t rng_;
+  // Reused buffers.
+  std::vector<double> ready_, start_, finish_, devFree_, nodeNoise_, edgeNoise_;
+  std::vector<int> pending_, order_;
+  std::vector<TransferSpan> transfers_;
+  struct HeapItem {
+    double t;
+    int v;
+  };
+  std::vector<HeapItem> heap_;
+  // Event-loop state (links model), kept across calls so the loop does not allocate.
+  struct Timed {
+    double t;
+    int v;  // node index (device queues) or edge index (link queues)
+  };
+  struct Event {
+    double t;
+    int64_t seq;
+    int kind, x;
+  };
+  std::vector<Event> events_;
+  std::vector<std::vector<Timed>> devQueue_, linkQueue_;
+  std::vector<char> devBusy_, linkBusy_;
+};
+
+// Throws InputError if the assignment's size or a device index is wrong (names the node).
+void validateAssignment(const Assignment& a, const CostTable& costs, const std::string& file = {});
+
+}  // namespace doppler
