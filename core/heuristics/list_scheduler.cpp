@@ -21,7 +21,9 @@ int compareNear(double a, double b) {
   return 0;
 }
 
-int outDegree(const CostTable& c, int v) { return static_cast<int>(c.outEnd(v) - c.outBegin(v)); }
+int outDegree(const CostTable& c, int v) {
+  return static_cast<int>(c.outEnd(v) - c.outBegin(v));
+}
 
 }  // namespace
 
@@ -44,8 +46,8 @@ std::vector<double> topLevels(const CostTable& costs, double w_compute, double w
     double head = 0;
     for (const int* e = costs.inBegin(v); e != costs.inEnd(v); ++e) {
       const int u = costs.edgeSrc(*e);
-      head = std::max(head, tl[u] + w_compute * costs.meanCompute(u) +
-                                w_comm * costs.meanTransfer(*e));
+      head = std::max(head,
+                      tl[u] + w_compute * costs.meanCompute(u) + w_comm * costs.meanTransfer(*e));
     }
     tl[v] = head;
   }
@@ -121,8 +123,8 @@ Schedule PlanBuilder::schedule() const {
     const int u = costs_.edgeSrc(e), w = costs_.edgeDst(e);
     if (device_[u] < 0 || device_[w] < 0 || device_[u] == device_[w]) continue;
     const double t0 = finish_[u];
-    s.transfers.push_back(
-        TransferSpan{e, device_[u], device_[w], t0, t0 + costs_.transfer(e, device_[u], device_[w])});
+    s.transfers.push_back(TransferSpan{e, device_[u], device_[w], t0,
+                                       t0 + costs_.transfer(e, device_[u], device_[w])});
   }
   return s;
 }
@@ -178,7 +180,8 @@ class Scheduler {
         if (--pending[w] == 0) {
           ready.push_back(w);
           if (cfg_.selection == ListConfig::Selection::EarliestStart)
-            for (int d = 0; d < d_; ++d) arrival_[static_cast<size_t>(w) * d_ + d] = plan_.arrival(w, d);
+            for (int d = 0; d < d_; ++d)
+              arrival_[static_cast<size_t>(w) * d_ + d] = plan_.arrival(w, d);
         }
       }
     }
@@ -270,8 +273,8 @@ class Scheduler {
       int vd = -1;
       double vs = 0, vf = 0;
       for (int d = 0; d < d_; ++d) {
-        const double est = plan_.earliestStartAfter(arrival_[static_cast<size_t>(v) * d_ + d], v,
-                                                    d, cfg_.insertion);
+        const double est = plan_.earliestStartAfter(arrival_[static_cast<size_t>(v) * d_ + d], v, d,
+                                                    cfg_.insertion);
         const double eft = est + c_.compute(v, d);
         const int cs = vd < 0 ? -1 : compareNear(est, vs);
         if (cs < 0 || (cs == 0 && compareNear(eft, vf) < 0)) {
@@ -365,14 +368,23 @@ ListConfig::DeviceRule parseDeviceRule(const std::string& s) {
 namespace {
 
 ParamSpec tieBreakSpec() {
-  return {"tie_break", ParamSpec::Type::Choice, "index", 0, 0,
+  return {"tie_break",
+          ParamSpec::Type::Choice,
+          "index",
+          0,
+          0,
           {"index", "random", "most-successors"},
           "How nodes of equal priority are ordered: lowest node index, seeded random, or most "
           "successors first"};
 }
 
 ParamSpec insertionSpec(bool dflt) {
-  return {"insertion", ParamSpec::Type::Bool, dflt ? "true" : "false", 0, 0, {},
+  return {"insertion",
+          ParamSpec::Type::Bool,
+          dflt ? "true" : "false",
+          0,
+          0,
+          {},
           "Let a node fill an idle gap earlier in a device's planned queue (otherwise it is "
           "appended at the end)"};
 }
@@ -414,11 +426,25 @@ namespace builtin {
 
 std::unique_ptr<Method> criticalPath() {
   std::vector<ParamSpec> specs = {
-      {"w_compute", ParamSpec::Type::Number, "1", 0, 1000, {},
+      {"w_compute",
+       ParamSpec::Type::Number,
+       "1",
+       0,
+       1000,
+       {},
        "Weight of (mean) compute time in the bottom level"},
-      {"w_comm", ParamSpec::Type::Number, "1", 0, 1000, {},
+      {"w_comm",
+       ParamSpec::Type::Number,
+       "1",
+       0,
+       1000,
+       {},
        "Weight of (mean) transfer time in the bottom level"},
-      {"device_rule", ParamSpec::Type::Choice, "earliest-start", 0, 0,
+      {"device_rule",
+       ParamSpec::Type::Choice,
+       "earliest-start",
+       0,
+       0,
        {"earliest-start", "earliest-finish", "least-loaded"},
        "Device for the chosen node: where it starts earliest, finishes earliest, or the one with "
        "least compute planned so far"},

@@ -16,53 +16,117 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr auto kProgressInterval = std::chrono::milliseconds(50);
 
-// One annealing run's move generator: mutates the assignment in place and remembers how to undo.
+// The move generator: mutates the assignment in place and remembers how to undo the last move.
+// Nothing allocates after construction.
 class Mover {
  public:
-  Mover(const CostTable& c, Rng& rng, double pNeighbour, double pSwap)
-      : c_(c), rng_(rng), n_(c.nodes()), d_(c.devices()), pNeighbour_(pNeighbour), pSwap_(pSwap) {}
+  Mover(const CostTable& c, Rng& rng, const AnnealConfig& cfg)
+      : c_(c),
+        rng_(rng),
+        n_(c.nodes()),
+        d_(c.devices()),
+        pNeighbour_(cfg.p_neighbour),
+        pCluster_(cfg.p_cluster),
+        pSwap_(cfg.p_swap),
+        maxCluster_(std::max(2, cfg.max_cluster)),
+        mark_(c.nodes(), 0) {
+    undoNode_.reserve(n_);
+    undoDev_.reserve(n_);
+    queue_.reserve(n_);
+  }
 
   void propose(Assignment& a) {
-    count_ = 0;
-    const double r = rng_.uniform();
-    if (r < pNeighbour_ && neighbourMove(a)) return;
-    if (r >= pNeighbour_ && r < pNeighbour_ + pSwap_ && swapMove(a)) return;
+    undoNode_.clear();
+    undoDev_.clear();
+    double r = rng_.uniform();
+    if (r < pNeighbour_) {
+      if (neighbourMove(a)) return;
+    } else if ((r -= pNeighbour_) < pCluster_) {
+      if (clusterMove(a)) return;
+    } else if ((r -= pCluster_) < pSwap_) {
+      if (swapMove(a)) return;
+    }
     randomMove(a);
   }
   void undo(Assignment& a) {
-    for (int i = count_ - 1; i >= 0; --i) a[node_[i]] = old_[i];
-    count_ = 0;
+    for (size_t i = undoNode_.size(); i-- > 0;) a[undoNode_[i]] = undoDev_[i];
+    undoNode_.clear();
+    undoDev_.clear();
   }
 
  private:
   void set(Assignment& a, int v, int dev) {
-    node_[count_] = v;
-    old_[count_] = a[v];
-    ++count_;
+    undoNode_.push_back(v);
+    undoDev_.push_back(a[v]);
     a[v] = dev;
   }
+  int degree(int v) const {
+    return c_.inDegree(v) + static_cast<int>(c_.outEnd(v) - c_.outBegin(v));
+  }
+  // The k-th neighbour of v: predecessors first, then successors.
+  int neighbour(int v, int k) const {
+    const int in = c_.inDegree(v);
+    return k < in ? c_.edgeSrc(c_.inBegin(v)[k]) : c_.edgeDst(c_.outBegin(v)[k - in]);
+  }
+  int otherDevice(int dev) {
+    int d = rng_.below(d_ - 1);
+    return d >= dev ? d + 1 : d;
+  }
+  // A device of one of v's neighbours other than v's own (random among them), or -1.
+  int neighbourDevice(const Assignment& a, int v) {
+    const int deg = degree(v);
+    if (deg == 0) return -1;
+    const int k0 = rng_.below(deg);
+    for (int i = 0; i < deg; ++i) {
+      const int u = neighbour(v, (k0 + i) % deg);
+      if (a[u] != a[v]) return a[u];
+    }
+    return -1;
+  }
+
   void randomMove(Assignment& a) {
     const int v = rng_.below(n_);
-    int dev = rng_.below(d_ - 1);
-    if (dev >= a[v]) ++dev;
-    set(a, v, dev);
+    set(a, v, otherDevice(a[v]));
   }
   // v joins a neighbour (predecessor or successor) that sits on another device.
   bool neighbourMove(Assignment& a) {
     const int v = rng_.below(n_);
-    const int in = c_.inDegree(v);
-    const int deg = in + static_cast<int>(c_.outEnd(v) - c_.outBegin(v));
-    if (deg == 0) return false;
-    const int k0 = rng_.below(deg);
-    for (int i = 0; i < deg; ++i) {
-      const int k = (k0 + i) % deg;
-      const int u = k < in ? c_.edgeSrc(c_.inBegin(v)[k]) : c_.edgeDst(c_.outBegin(v)[k - in]);
-      if (a[u] != a[v]) {
-        set(a, v, a[u]);
-        return true;
+    const int dev = neighbourDevice(a, v);
+    if (dev < 0) return false;
+    set(a, v, dev);
+    return true;
+  }
+  // A connected group of 2..max_cluster nodes that share a device (grown breadth-first from a
+  // random node) moves together, to a neighbour's device if the seed has one elsewhere. Single
+  // moves rarely pay off when transfers are costly: moving one node out of a chain adds two.
+  bool clusterMove(Assignment& a) {
+    const int v = rng_.below(n_);
+    const int from = a[v];
+    int to = neighbourDevice(a, v);
+    if (to < 0) to = otherDevice(from);
+    const size_t limit = static_cast<size_t>(2 + rng_.below(maxCluster_ - 1));
+    if (++stamp_ == 0) {
+      std::fill(mark_.begin(), mark_.end(), 0);
+      stamp_ = 1;
+    }
+    queue_.clear();
+    queue_.push_back(v);
+    mark_[v] = stamp_;
+    for (size_t head = 0; head < queue_.size() && queue_.size() < limit; ++head) {
+      const int x = queue_[head];
+      const int deg = degree(x);
+      if (deg == 0) continue;
+      const int k0 = rng_.below(deg);
+      for (int i = 0; i < deg && queue_.size() < limit; ++i) {
+        const int y = neighbour(x, (k0 + i) % deg);
+        if (a[y] == from && mark_[y] != stamp_) {
+          mark_[y] = stamp_;
+          queue_.push_back(y);
+        }
       }
     }
-    return false;
+    for (const int x : queue_) set(a, x, to);
+    return true;
   }
   bool swapMove(Assignment& a) {
     for (int tries = 0; tries < 8; ++tries) {
@@ -79,9 +143,11 @@ class Mover {
   const CostTable& c_;
   Rng& rng_;
   int n_, d_;
-  double pNeighbour_, pSwap_;
-  int node_[2] = {0, 0}, old_[2] = {0, 0};
-  int count_ = 0;
+  double pNeighbour_, pCluster_, pSwap_;
+  int maxCluster_;
+  std::vector<int> undoNode_, undoDev_, queue_;
+  std::vector<unsigned> mark_;
+  unsigned stamp_ = 0;
 };
 
 }  // namespace
@@ -95,7 +161,7 @@ Placement anneal(const PlaceContext& ctx, const Assignment& start, const AnnealC
 
   Simulator sim(c, ctx.sim);
   Rng rng(ctx.seed ^ 0x5eed5eed5eedULL);
-  Mover mover(c, rng, cfg.p_neighbour, cfg.p_swap);
+  Mover mover(c, rng, cfg);
 
   auto cancelled = [&] { return ctx.cancel && ctx.cancel->load(std::memory_order_relaxed); };
   if (cancelled()) {
@@ -173,17 +239,61 @@ class LocalSearch : public Method {
   bool isSearch() const override { return true; }
   std::vector<ParamSpec> params() const override {
     return {
-        {"start", ParamSpec::Type::Choice, "critical-path", 0, 0,
-         {"critical-path", "heft", "random"}, "The assignment the search starts from"},
-        {"restarts", ParamSpec::Type::Integer, "4", 1, 1000, {},
+        {"start",
+         ParamSpec::Type::Choice,
+         "critical-path",
+         0,
+         0,
+         {"critical-path", "heft", "random"},
+         "The assignment the search starts from"},
+        {"restarts",
+         ParamSpec::Type::Integer,
+         "4",
+         1,
+         1000,
+         {},
          "Annealing runs the budget is split over; each after the first reheats from the best"},
-        {"t0", ParamSpec::Type::Number, "0.02", 0, 10, {},
+        {"t0",
+         ParamSpec::Type::Number,
+         "0.02",
+         0,
+         10,
+         {},
          "Initial temperature as a fraction of the start's simulated makespan"},
-        {"cooling", ParamSpec::Type::Number, "0", 0, 0.999999999, {},
+        {"cooling",
+         ParamSpec::Type::Number,
+         "0",
+         0,
+         0.999999999,
+         {},
          "Temperature factor per evaluation; 0 = automatic (to t0/1000 over each run)"},
-        {"p_neighbour", ParamSpec::Type::Number, "0.5", 0, 1, {},
+        {"p_neighbour",
+         ParamSpec::Type::Number,
+         "0.4",
+         0,
+         1,
+         {},
          "Probability of moving a node onto a neighbour's device"},
-        {"p_swap", ParamSpec::Type::Number, "0.2", 0, 1, {},
+        {"p_cluster",
+         ParamSpec::Type::Number,
+         "0.5",
+         0,
+         1,
+         {},
+         "Probability of moving a connected group of nodes that share a device"},
+        {"max_cluster",
+         ParamSpec::Type::Integer,
+         "8",
+         2,
+         1000,
+         {},
+         "Largest group a cluster move takes"},
+        {"p_swap",
+         ParamSpec::Type::Number,
+         "0.05",
+         0,
+         1,
+         {},
          "Probability of swapping two nodes' devices (the rest: a node to a random device)"},
     };
   }
@@ -193,9 +303,11 @@ class LocalSearch : public Method {
     cfg.t0 = params.number("t0");
     cfg.cooling = params.number("cooling");
     cfg.p_neighbour = params.number("p_neighbour");
+    cfg.p_cluster = params.number("p_cluster");
+    cfg.max_cluster = static_cast<int>(params.integer("max_cluster"));
     cfg.p_swap = params.number("p_swap");
-    if (cfg.p_neighbour + cfg.p_swap > 1 + 1e-12)
-      throw InputError("", "--param p_swap", "p_neighbour + p_swap must be at most 1");
+    if (cfg.p_neighbour + cfg.p_cluster + cfg.p_swap > 1 + 1e-12)
+      throw InputError("", "--param p_swap", "p_neighbour + p_cluster + p_swap must be at most 1");
     Placement start;
     const std::string& from = params.choice("start");
     if (from == "random") {
@@ -216,7 +328,9 @@ class LocalSearch : public Method {
 }  // namespace
 
 namespace builtin {
-std::unique_ptr<Method> localSearch() { return std::make_unique<LocalSearch>(); }
+std::unique_ptr<Method> localSearch() {
+  return std::make_unique<LocalSearch>();
+}
 }  // namespace builtin
 
 }  // namespace doppler

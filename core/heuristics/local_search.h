@@ -10,8 +10,10 @@ struct AnnealConfig {
   // Geometric factor applied to the temperature after each evaluation; 0 = automatic (from t0
   // down to t0/1000 over each restart).
   double cooling = 0;
-  double p_neighbour = 0.5;  // move a node onto the device of one of its neighbours
-  double p_swap = 0.2;       // swap the devices of two nodes; otherwise move a node at random
+  double p_neighbour = 0.4;  // move a node onto the device of one of its neighbours
+  double p_cluster = 0.5;    // move a connected group of nodes that share a device
+  int max_cluster = 8;       // largest such group
+  double p_swap = 0.05;      // swap the devices of two nodes; otherwise move a node at random
 };
 
 // Anneals from `start` using exactly ctx.budget simulator evaluations (fewer only when cancelled,

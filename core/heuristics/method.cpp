@@ -42,7 +42,8 @@ bool parseDouble(const std::string& text, double& out) {
   return true;
 }
 
-const std::string* lookup(const std::map<std::string, std::string>& values, const std::string& name) {
+const std::string* lookup(const std::map<std::string, std::string>& values,
+                          const std::string& name) {
   auto it = values.find(name);
   if (it == values.end())
     throw std::logic_error("Params: the method asked for an undeclared parameter '" + name + "'");
@@ -118,6 +119,8 @@ const std::string& Params::choice(const std::string& name) const {
   return *lookup(values_, name);
 }
 
-bool Params::flag(const std::string& name) const { return *lookup(values_, name) == "true"; }
+bool Params::flag(const std::string& name) const {
+  return *lookup(values_, name) == "true";
+}
 
 }  // namespace doppler

@@ -20,8 +20,8 @@ struct ParamSpec {
   enum class Type { Number, Integer, Choice, Bool };
   std::string name;
   Type type = Type::Number;
-  std::string default_value;  // as text: "1.0", "3", "earliest-start", "true"
-  double min = 0, max = 0;    // Number and Integer
+  std::string default_value;         // as text: "1.0", "3", "earliest-start", "true"
+  double min = 0, max = 0;           // Number and Integer
   std::vector<std::string> choices;  // Choice
   std::string description;
 };
@@ -51,10 +51,10 @@ using ProgressFn = std::function<void(const Progress&)>;
 
 struct PlaceContext {
   const CostTable& costs;
-  SimOptions sim;                    // cost model and noise the simulated judge uses
-  uint64_t seed = 1;                 // for randomised methods and tie-breaking
-  long budget = 5000;                // evaluations, for search methods
-  ProgressFn progress;               // may be empty; called at most ~20 times a second
+  SimOptions sim;                             // cost model and noise the simulated judge uses
+  uint64_t seed = 1;                          // for randomised methods and tie-breaking
+  long budget = 5000;                         // evaluations, for search methods
+  ProgressFn progress;                        // may be empty; called at most ~20 times a second
   const std::atomic<bool>* cancel = nullptr;  // polled by long methods; may be null
 };
 

@@ -51,7 +51,12 @@ class LoadBalance : public Method {
            "count) would be smallest with it";
   }
   std::vector<ParamSpec> params() const override {
-    return {{"weight", ParamSpec::Type::Choice, "compute", 0, 0, {"compute", "count"},
+    return {{"weight",
+             ParamSpec::Type::Choice,
+             "compute",
+             0,
+             0,
+             {"compute", "count"},
              "What load means: the compute time assigned so far, or the number of nodes"}};
   }
   Placement place(const PlaceContext& ctx, const Params& params) const override {
@@ -106,10 +111,18 @@ class SingleDevice : public Method {
 }  // namespace
 
 namespace builtin {
-std::unique_ptr<Method> roundRobin() { return std::make_unique<RoundRobin>(); }
-std::unique_ptr<Method> random() { return std::make_unique<RandomMethod>(); }
-std::unique_ptr<Method> loadBalance() { return std::make_unique<LoadBalance>(); }
-std::unique_ptr<Method> singleDevice() { return std::make_unique<SingleDevice>(); }
+std::unique_ptr<Method> roundRobin() {
+  return std::make_unique<RoundRobin>();
+}
+std::unique_ptr<Method> random() {
+  return std::make_unique<RandomMethod>();
+}
+std::unique_ptr<Method> loadBalance() {
+  return std::make_unique<LoadBalance>();
+}
+std::unique_ptr<Method> singleDevice() {
+  return std::make_unique<SingleDevice>();
+}
 }  // namespace builtin
 
 }  // namespace doppler

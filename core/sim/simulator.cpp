@@ -38,8 +38,14 @@ inline uint64_t nextRandom(uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-inline double uniform01(uint64_t& state) {
-  return (static_cast<double>(nextRandom(state) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+// Inverse of the standard normal CDF by bisection on erfc (only used to fill the table).
+double normalQuantile(double p) {
+  double lo = -10, hi = 10;
+  for (int i = 0; i < 100; ++i) {
+    double mid = 0.5 * (lo + hi);
+    if (0.5 * std::erfc(-mid / std::sqrt(2.0)) < p) lo = mid; else hi = mid;
+  }
+  return 0.5 * (lo + hi);
 }
 
 // Min-heap of (time, index) pairs ordered by time, then index: the simulator's tie rule.
@@ -93,25 +99,29 @@ Simulator::Simulator(const CostTable& costs, SimOptions opts)
   devFree_.resize(costs.devices());
   heap_.reserve(n);
   order_.reserve(n);
-  if (opts_.noise < 0 || !std::isfinite(opts_.noise))
-    throw InputError("", "--noise", "must be a finite non-negative number");
+  if (opts_.noise < 0 || !std::isfinite(opts_.noise) || opts_.noise > 10)
+    throw InputError("", "--noise", "must be a finite number between 0 and 10");
+  if (opts_.noise > 0) {
+    const int size = 1 << kNoiseTableBits;
+    noiseTable_.resize(size);
+    for (int i = 0; i < size; ++i) noiseTable_[i] = std::exp(opts_.noise * normalQuantile((i + 0.5) / size));
+  }
 }
 
 void Simulator::reseed(uint64_t seed) { rng_ = seed; }
 
+// Log-normal factors exp(sigma * Z). Drawing Z by Box-Muller costs a log, a sqrt, a cos and an
+// exp per duration, which made a noisy simulation 7x slower than a clean one. Instead the
+// constructor tabulates the factor at 4096 equally likely quantiles and each draw picks one.
 void Simulator::drawNoise() {
-  // Log-normal factors exp(sigma * Z), Z standard normal by Box-Muller.
-  auto draw = [&](std::vector<double>& out, int count) {
-    out.resize(count);
-    for (int i = 0; i < count; ++i) {
-      double u1 = uniform01(rng_), u2 = uniform01(rng_);
-      double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
-      out[i] = std::exp(opts_.noise * z);
-    }
-  };
-  draw(nodeNoise_, costs_.nodes());
-  draw(edgeNoise_, costs_.edges());
+  const int n = costs_.nodes(), m = costs_.edges();
+  nodeNoise_.resize(n);
+  edgeNoise_.resize(m);
+  const double* table = noiseTable_.data();
+  for (int i = 0; i < n; ++i) nodeNoise_[i] = table[nextRandom(rng_) >> (64 - kNoiseTableBits)];
+  for (int i = 0; i < m; ++i) edgeNoise_[i] = table[nextRandom(rng_) >> (64 - kNoiseTableBits)];
 }
+
 
 // The fast path for the reference model. Because transfers never contend, every device starts
 // its nodes in order of (ready time, node index): a node that becomes ready later can never

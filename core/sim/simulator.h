@@ -58,6 +58,8 @@ class Simulator {
   SimOptions opts_;
   uint64_t rng_;
   // Reused buffers.
+  static constexpr int kNoiseTableBits = 12;
+  std::vector<double> noiseTable_;
   std::vector<double> ready_, start_, finish_, devFree_, nodeNoise_, edgeNoise_;
   std::vector<int> pending_, order_;
   std::vector<TransferSpan> transfers_;

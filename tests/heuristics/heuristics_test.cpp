@@ -213,9 +213,9 @@ TEST(Params, EveryMethodsDefaultsResolve) {
 TEST(Registry, OrderAndLookup) {
   std::vector<std::string> names;
   for (const auto& m : methods()) names.push_back(m->name());
-  EXPECT_EQ(names, (std::vector<std::string>{"critical-path", "heft", "cpop", "etf", "round-robin",
-                                             "random", "load-balance", "single-device",
-                                             "local-search"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"critical-path", "heft", "cpop", "etf", "round-robin",
+                                      "random", "load-balance", "single-device", "local-search"}));
   EXPECT_EQ(findMethod("heft").name(), "heft");
   EXPECT_TRUE(findMethod("local-search").isSearch());
   EXPECT_FALSE(findMethod("critical-path").isSearch());
@@ -434,8 +434,7 @@ TEST(Methods, SimpleBaselinesByHand) {
   // Loads: a->d0 (1), b->d1 (2), c->d0 (4), d->d1 (6), e->d0 (9).
   EXPECT_EQ(run("load-balance", c).assignment, (Assignment{0, 1, 0, 1, 0}));
   // By count: alternate.
-  EXPECT_EQ(run("load-balance", c, {{"weight", "count"}}).assignment,
-            (Assignment{0, 1, 0, 1, 0}));
+  EXPECT_EQ(run("load-balance", c, {{"weight", "count"}}).assignment, (Assignment{0, 1, 0, 1, 0}));
   auto r1 = run("random", c, {}, 5), r2 = run("random", c, {}, 5);
   EXPECT_EQ(r1.assignment, r2.assignment);
   EXPECT_FALSE(r1.planned);
@@ -499,7 +498,8 @@ TEST(LocalSearch, ImprovesOnItsStart) {
   EXPECT_LT(ls, cp * 0.95) << "critical-path " << cp << ", local-search " << ls;
   // From a random start it must also make progress.
   const double rnd = sim.makespan(run("random", c, {}, 1).assignment);
-  const double lsr = sim.makespan(run("local-search", c, {{"start", "random"}}, 1, 3000).assignment);
+  const double lsr =
+      sim.makespan(run("local-search", c, {{"start", "random"}}, 1, 3000).assignment);
   EXPECT_LT(lsr, rnd);
 }
 

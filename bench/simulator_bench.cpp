@@ -1,0 +1,115 @@
+// Simulator and search throughput. Run on one core:
+//   taskset -c 0 build/release/bench/simulator_bench
+// Figures are simulations (or evaluations) per second: the `items_per_second` column.
+#include <benchmark/benchmark.h>
+
+#include <random>
+
+#include "core/graph/generators.h"
+#include "core/graph/graph_io.h"
+#include "core/heuristics/method.h"
+#include "core/sim/simulator.h"
+
+namespace doppler {
+namespace {
+
+DataflowGraph llamaLayer() {
+  return readGraphFile(std::string(DOPPLER_SHARED_DATA) + "/doppler-graphs/full_transformer_layer_261nodes.txt");
+}
+
+// A layered random DAG: `n` nodes in layers of 100, each node fed by 1-3 nodes of the layer above.
+DataflowGraph layeredGraph(int n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  DataflowGraph g;
+  g.name = "layered-" + std::to_string(n);
+  const int width = 100;
+  for (int v = 0; v < n; ++v) {
+    Node node;
+    node.id = "n" + std::to_string(v);
+    node.op = "op";
+    node.compute_us = {static_cast<double>(10 + rng() % 990)};
+    g.addNode(node);
+    if (v >= width) {
+      const int layerStart = (v / width - 1) * width;
+      const int fanIn = 1 + static_cast<int>(rng() % 3);
+      for (int k = 0; k < fanIn; ++k) {
+        Edge e;
+        e.src = layerStart + static_cast<int>(rng() % width);
+        e.dst = v;
+        e.transfer_us = static_cast<double>(rng() % 200);
+        g.addEdge(e);
+      }
+    }
+  }
+  return g;
+}
+
+Assignment randomAssignment(int n, int devices, uint32_t seed) {
+  std::mt19937 rng(seed);
+  Assignment a(n);
+  for (int& x : a) x = static_cast<int>(rng() % devices);
+  return a;
+}
+
+void runSims(benchmark::State& state, const DataflowGraph& g, SimOptions o) {
+  CostTable c(g, DeviceSet::uniform(4));
+  Simulator sim(c, o);
+  // A handful of different assignments, as search and training would pass.
+  std::vector<Assignment> as;
+  for (uint32_t s = 0; s < 16; ++s) as.push_back(randomAssignment(c.nodes(), 4, s));
+  size_t i = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(sim.makespan(as[i++ & 15]));
+  state.SetItemsProcessed(state.iterations());
+  state.counters["nodes"] = c.nodes();
+  state.counters["ns_per_node"] =
+      benchmark::Counter(static_cast<double>(c.nodes()) * state.iterations(), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void BM_SimulateLlamaLayerReference(benchmark::State& state) { runSims(state, llamaLayer(), SimOptions{}); }
+void BM_SimulateLlamaLayerReferenceNoise(benchmark::State& state) {
+  SimOptions o;
+  o.noise = 0.1;
+  runSims(state, llamaLayer(), o);
+}
+void BM_SimulateLlamaLayerLinks(benchmark::State& state) {
+  SimOptions o;
+  o.model = CostModel::Links;
+  runSims(state, llamaLayer(), o);
+}
+void BM_SimulateLlamaLayerEventLoop(benchmark::State& state) {
+  SimOptions o;
+  o.event_loop = true;  // the general loop on the reference model: the baseline for the fast path
+  runSims(state, llamaLayer(), o);
+}
+void BM_SimulateGenerated10k(benchmark::State& state) { runSims(state, layeredGraph(10000, 1), SimOptions{}); }
+void BM_SimulateGenerated10kLinks(benchmark::State& state) {
+  SimOptions o;
+  o.model = CostModel::Links;
+  runSims(state, layeredGraph(10000, 1), o);
+}
+
+void BM_LocalSearchLlamaLayer(benchmark::State& state) {
+  DataflowGraph g = llamaLayer();
+  CostTable c(g, DeviceSet::uniform(4));
+  const Method& m = findMethod("local-search");
+  long evals = 0;
+  for (auto _ : state) {
+    PlaceContext ctx{c, SimOptions{}, 1, 2000, nullptr, nullptr};
+    Placement p = m.place(ctx, Params(m.params(), {}));
+    evals += p.evaluations;
+  }
+  state.SetItemsProcessed(evals);
+}
+
+BENCHMARK(BM_SimulateLlamaLayerReference);
+BENCHMARK(BM_SimulateLlamaLayerReferenceNoise);
+BENCHMARK(BM_SimulateLlamaLayerEventLoop);
+BENCHMARK(BM_SimulateLlamaLayerLinks);
+BENCHMARK(BM_SimulateGenerated10k);
+BENCHMARK(BM_SimulateGenerated10kLinks);
+BENCHMARK(BM_LocalSearchLlamaLayer)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace doppler
+
+BENCHMARK_MAIN();

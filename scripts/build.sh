@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Configures and builds one CMake preset (default: release). Usage: scripts/build.sh [preset] [targets...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+preset="${1:-release}"
+shift || true
+cmake --preset "$preset" >/dev/null
+if (($# > 0)); then
+  cmake --build --preset "$preset" --target "$@"
+else
+  cmake --build --preset "$preset"
+fi

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan+UBSan) and runs each for a bounded time.
+# Usage: scripts/fuzz.sh [seconds per target, default 60]. Findings land in build/fuzz/findings/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs="${1:-60}"
+DOPPLER_FUZZ_DEPS=1 scripts/install-deps.sh
+scripts/build.sh fuzz fuzz_graph_json fuzz_doppler_text fuzz_device_set fuzz_assignment
+out=build/fuzz/work
+mkdir -p "$out" build/fuzz/findings
+# Seed corpora: the shipped graphs and the formats' own examples.
+for target in graph_json doppler_text device_set assignment; do
+  mkdir -p "$out/corpus_$target"
+done
+cp ../shared/data/doppler-graphs/*.txt "$out/corpus_doppler_text/" 2>/dev/null || true
+cp resources/graphs/*.json "$out/corpus_graph_json/" 2>/dev/null || true
+cp resources/devices/*.json "$out/corpus_device_set/" 2>/dev/null || true
+echo '{"assignment": {"a": 0, "b": 1, "c": 2}}' >"$out/corpus_assignment/seed1.json"
+echo '[0, 1, 2]' >"$out/corpus_assignment/seed2.json"
+echo '{"format":"dataflow-graph/1","nodes":[{"id":"a","flops":2e12,"compute_us":[1,2]},{"id":"b"}],"edges":[{"src":"a","dst":"b","bytes":4e8,"transfer_us":3}]}' \
+  >"$out/corpus_graph_json/seed.json"
+echo '{"format":"device-set/1","devices":[{"name":"g","tflops":9.3,"memory_gb":16},{"tflops":1}],"links":{"bandwidth_gbps":[[0,1],[1,0]],"latency_us":5}}' \
+  >"$out/corpus_device_set/seed.json"
+status=0
+for target in graph_json doppler_text device_set assignment; do
+  echo "== fuzz_$target for ${secs}s"
+  log="$out/fuzz_$target.log"
+  if ! build/fuzz/tests/fuzz/fuzz_$target -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+      -artifact_prefix=build/fuzz/findings/ "$out/corpus_$target" >"$log" 2>&1; then
+    echo "   FINDING: see $log and build/fuzz/findings/"
+    status=1
+  fi
+  grep -E "^#[0-9]+.*(DONE|pulse)" "$log" | tail -1 || true
+  grep -E "Done [0-9]+ runs" "$log" || true
+done
+exit $status

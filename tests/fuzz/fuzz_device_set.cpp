@@ -1,0 +1,9 @@
+#include "core/graph/graph_io.h"
+#include "fuzz_common.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  return fuzzOne(data, size, [](std::string_view text) {
+    doppler::DeviceSet d = doppler::parseDeviceSet(text);
+    d.validate();  // a parsed set is valid by construction; this must not throw either
+  });
+}
