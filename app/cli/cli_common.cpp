@@ -1,6 +1,7 @@
 #include "cli_common.h"
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -49,6 +50,14 @@ DeviceSet loadDevices(const DeviceArgs& args) {
   std::string known;
   for (const auto& p : devicePresets()) known += (known.empty() ? "" : ", ") + p.name;
   throw InputError(s, "--devices", "no such file, and not a device count or a preset (presets: " + known + ")");
+}
+
+void checkFits(const DataflowGraph& g, const GraphArgs& args, const DeviceSet& d) {
+  try {
+    g.checkDeviceCount(d.size());
+  } catch (const InputError& e) {
+    throw e.inFile(args.graph);
+  }
 }
 
 void writeOutput(const std::string& path, const std::string& text) {

@@ -22,6 +22,8 @@ void addDeviceOptions(CLI::App& cmd, DeviceArgs& args);
 
 DataflowGraph loadGraph(const GraphArgs& args);
 DeviceSet loadDevices(const DeviceArgs& args);
+// Checks that the graph's per-device compute arrays fit the device set, naming the graph file.
+void checkFits(const DataflowGraph& g, const GraphArgs& args, const DeviceSet& d);
 
 // Writes text to `path`, or to stdout when path is empty or "-". Throws InputError if the file
 // cannot be written.

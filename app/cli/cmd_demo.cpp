@@ -52,9 +52,9 @@ void runDemo(const DemoArgs& args) {
   table << "Makespan in ms on " << d.name << " (" << d.size() << " devices, reference cost model; local-search "
         << args.budget << " evaluations, seed " << args.seed << ").\n"
         << "Ratio to the lower bound in brackets; * marks the best method per workload.\n\n";
-  table << std::left << std::setw(22) << "workload" << std::right << std::setw(7) << "nodes" << std::setw(10)
+  table << std::left << std::setw(22) << "workload" << std::right << std::setw(6) << "nodes" << std::setw(10)
         << "bound";
-  for (auto& n : names) table << std::setw(16) << n;
+  for (auto& n : names) table << " " << std::setw(16) << n;
   table << "\n";
   ProgressBar bar("demo");
   long step = 0, steps = static_cast<long>(workloads.size() * names.size());
@@ -73,13 +73,13 @@ void runDemo(const DemoArgs& args) {
     }
     results.push_back(row);
     const double best = *std::min_element(makespans.begin(), makespans.end());
-    table << std::left << std::setw(22) << w.label << std::right << std::setw(7) << w.graph.nodeCount()
-          << std::setw(10) << std::fixed << std::setprecision(2) << lb / 1000;
+    table << std::left << std::setw(22) << w.label << std::right << std::setw(6) << w.graph.nodeCount()
+          << std::setw(10) << std::fixed << std::setprecision(lb < 1e6 ? 2 : 0) << lb / 1000;
     for (double ms : makespans) {
       std::ostringstream cell;
-      cell << std::fixed << std::setprecision(2) << ms / 1000 << " (" << std::setprecision(2) << ms / lb << ")"
-           << (ms == best ? "*" : " ");
-      table << std::setw(16) << cell.str();
+      cell << std::fixed << std::setprecision(ms < 1e6 ? 2 : 0) << ms / 1000 << " (" << std::setprecision(2)
+           << ms / lb << ")" << (ms == best ? "*" : " ");
+      table << " " << std::setw(16) << cell.str();
     }
     table << "\n";
   }

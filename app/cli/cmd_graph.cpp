@@ -66,6 +66,7 @@ void runInfo(const InfoArgs& a) {
   DataflowGraph g = loadGraph(a.graph);
   DeviceArgs da{a.devices.empty() ? "4" : a.devices};
   DeviceSet d = loadDevices(da);
+  checkFits(g, a.graph, d);
   CostTable c(g, d);
   std::map<std::string, int> ops;
   double flops = 0, bytes = 0, computeUs = 0;

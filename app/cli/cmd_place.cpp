@@ -50,6 +50,7 @@ void runPlace(const PlaceArgs& args) {
   Params params(method.params(), parseParams(args.params));
   DataflowGraph g = loadGraph(args.graph);
   DeviceSet d = loadDevices(args.devices);
+  checkFits(g, args.graph, d);
   if (args.budget < 1) throw InputError("", "--budget", "must be at least 1");
   CostTable costs(g, d);
   SimOptions sim;

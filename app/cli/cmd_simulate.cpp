@@ -34,6 +34,7 @@ struct Loaded {
 SimResult simulateArgs(const SimArgs& args, Loaded& in) {
   in.g = loadGraph(args.graph);
   in.d = loadDevices(args.devices);
+  checkFits(in.g, args.graph, in.d);
   CostTable costs(in.g, in.d);
   SimOptions o;
   o.model = parseCostModel(args.costModel);

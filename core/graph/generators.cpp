@@ -118,7 +118,10 @@ class Params {
  public:
   Params(const GeneratorInfo& info, const std::map<std::string, double>& overrides) : info_(info) {
     for (const auto& p : info.params) values_[p.name] = p.value;
-    for (const auto& [name, value] : overrides) {
+    for (const auto& entry : overrides) {
+      // (No structured binding: clang 14 cannot capture one in the lambda below.)
+      const std::string& name = entry.first;
+      const double value = entry.second;
       auto it = std::find_if(info.params.begin(), info.params.end(),
                              [&](const GeneratorParam& p) { return p.name == name; });
       if (it == info.params.end()) {

@@ -16,7 +16,7 @@ using nlohmann::json;
 const std::string kCli = DOPPLER_CLI;
 const std::string kGraphs = std::string(DOPPLER_SHARED_DATA) + "/doppler-graphs/";
 
-struct Run {
+struct Result {
   int status = -1;
   std::string out, err;
 };
@@ -43,11 +43,11 @@ class Cli : public ::testing::Test {
     return s.str();
   }
   // Runs the CLI with a time limit so a hang fails the test instead of blocking it.
-  Run run(const std::string& args) const {
+  Result run(const std::string& args) const {
     const std::string out = path("stdout"), err = path("stderr");
     std::string cmd = "timeout 300 " + kCli + " " + args + " >" + out + " 2>" + err + " </dev/null";
     int raw = std::system(cmd.c_str());
-    Run r;
+    Result r;
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
     r.out = slurp(out);
     r.err = slurp(err);
@@ -55,7 +55,7 @@ class Cli : public ::testing::Test {
   }
   // Expects exit status 2 and exactly one line on stderr containing every fragment.
   void expectBadInput(const std::string& args, const std::vector<std::string>& fragments) const {
-    Run r = run(args);
+    Result r = run(args);
     EXPECT_EQ(r.status, 2) << args << "\nstderr: " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\nstderr: " << r.err;
     for (const auto& f : fragments) EXPECT_NE(r.err.find(f), std::string::npos) << "missing '" << f << "' in: " << r.err;
@@ -66,7 +66,7 @@ class Cli : public ::testing::Test {
 };
 
 TEST_F(Cli, PlaceJsonHasTheContractFields) {
-  Run r = run("place --graph " + kGraphs + "chain_mm_112nodes.txt --devices 4 --method critical-path --json");
+  Result r = run("place --graph " + kGraphs + "chain_mm_112nodes.txt --devices 4 --method critical-path --json");
   ASSERT_EQ(r.status, 0) << r.err;
   json j = json::parse(r.out);
   EXPECT_EQ(j["method"], "critical-path");
@@ -82,10 +82,10 @@ TEST_F(Cli, PlaceJsonHasTheContractFields) {
 }
 
 TEST_F(Cli, SimulatingAPlacementReproducesItsMakespan) {
-  Run p = run("place --graph " + kGraphs + "ffnn_192nodes.txt --devices 4 --method heft --json");
+  Result p = run("place --graph " + kGraphs + "ffnn_192nodes.txt --devices 4 --method heft --json");
   ASSERT_EQ(p.status, 0) << p.err;
   const std::string a = write("placed.json", p.out);  // the place output is accepted as an assignment
-  Run s = run("simulate --graph " + kGraphs + "ffnn_192nodes.txt --devices 4 --assignment " + a + " --json");
+  Result s = run("simulate --graph " + kGraphs + "ffnn_192nodes.txt --devices 4 --assignment " + a + " --json");
   ASSERT_EQ(s.status, 0) << s.err;
   json pj = json::parse(p.out), sj = json::parse(s.out);
   EXPECT_DOUBLE_EQ(pj["makespan_us"].get<double>(), sj["makespan_us"].get<double>());
@@ -97,37 +97,37 @@ TEST_F(Cli, SimulatingAPlacementReproducesItsMakespan) {
 TEST_F(Cli, SeededLocalSearchIsReproducible) {
   const std::string args =
       "place --graph " + kGraphs + "chain_mm_112nodes.txt --devices 4 --method local-search --budget 300 --seed 9 --json";
-  Run a = run(args), b = run(args);
+  Result a = run(args), b = run(args);
   ASSERT_EQ(a.status, 0) << a.err;
   EXPECT_EQ(json::parse(a.out)["assignment"], json::parse(b.out)["assignment"]);
   EXPECT_EQ(json::parse(a.out)["evaluations"], 300);
 }
 
 TEST_F(Cli, GenerateConvertInfoAndTrace) {
-  Run g = run("graph generate llama-block --out " + path("block.json"));
+  Result g = run("graph generate llama-block --out " + path("block.json"));
   ASSERT_EQ(g.status, 0) << g.err;
-  Run info = run("graph info --graph " + path("block.json") + " --json");
+  Result info = run("graph info --graph " + path("block.json") + " --json");
   ASSERT_EQ(info.status, 0) << info.err;
   json ij = json::parse(info.out);
   EXPECT_GT(ij["nodes"].get<int>(), 80);
-  Run conv = run("graph convert --graph " + kGraphs + "chain_mm_112nodes.txt --out " + path("chain.json"));
+  Result conv = run("graph convert --graph " + kGraphs + "chain_mm_112nodes.txt --out " + path("chain.json"));
   ASSERT_EQ(conv.status, 0) << conv.err;
-  Run info2 = run("graph info --graph " + path("chain.json") + " --json");
+  Result info2 = run("graph info --graph " + path("chain.json") + " --json");
   EXPECT_EQ(json::parse(info2.out)["nodes"], 76);
-  Run t = run("export-trace --graph " + path("chain.json") + " --devices 4 --method heft --out " + path("t.json"));
+  Result t = run("export-trace --graph " + path("chain.json") + " --devices 4 --method heft --out " + path("t.json"));
   ASSERT_EQ(t.status, 0) << t.err;
   json tj = json::parse(slurp(path("t.json")));
   EXPECT_GT(tj["traceEvents"].size(), 76u);
-  Run dev = run("devices show 8xV100-NVLink --out " + path("v100.json"));
+  Result dev = run("devices show 8xV100-NVLink --out " + path("v100.json"));
   ASSERT_EQ(dev.status, 0) << dev.err;
-  Run p = run("place --graph " + path("block.json") + " --devices " + path("v100.json") + " --method etf --json");
+  Result p = run("place --graph " + path("block.json") + " --devices " + path("v100.json") + " --method etf --json");
   ASSERT_EQ(p.status, 0) << p.err;
   EXPECT_EQ(json::parse(p.out)["device_count"], 8);
 }
 
 TEST_F(Cli, HelpEverywhere) {
   for (const char* sub : {"", "place", "simulate", "graph", "graph generate", "export-trace", "demo", "methods"}) {
-    Run r = run(std::string(sub) + " --help");
+    Result r = run(std::string(sub) + " --help");
     EXPECT_EQ(r.status, 0) << sub;
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << sub;
   }
@@ -185,14 +185,14 @@ TEST_F(Cli, BadInputGetsOneClearLineAndStatusTwo) {
 TEST_F(Cli, FailedWriteKeepsThePreviousFile) {
   const std::string out = write("result.json", "previous");
   // The output's directory vanishes: the write fails cleanly, nothing is half-written.
-  Run r = run("graph generate chainmm --out " + path("nodir/x.json"));
+  Result r = run("graph generate chainmm --out " + path("nodir/x.json"));
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
   // A failing command never touches an existing output.
-  Run bad = run("graph generate chainmm --param blocks=0 --out " + out);
+  Result bad = run("graph generate chainmm --param blocks=0 --out " + out);
   EXPECT_EQ(bad.status, 2);
   EXPECT_EQ(slurp(out), "previous");
-  Run good = run("graph generate chainmm --out " + out);
+  Result good = run("graph generate chainmm --out " + out);
   EXPECT_EQ(good.status, 0);
   EXPECT_NE(slurp(out).find("dataflow-graph/1"), std::string::npos);
 }
