@@ -14,7 +14,8 @@ namespace doppler {
 namespace {
 
 DataflowGraph llamaLayer() {
-  return readGraphFile(std::string(DOPPLER_SHARED_DATA) + "/doppler-graphs/full_transformer_layer_261nodes.txt");
+  return readGraphFile(std::string(DOPPLER_SHARED_DATA) +
+                       "/doppler-graphs/full_transformer_layer_261nodes.txt");
 }
 
 // A layered random DAG: `n` nodes in layers of 100, each node fed by 1-3 nodes of the layer above.
@@ -62,10 +63,13 @@ void runSims(benchmark::State& state, const DataflowGraph& g, SimOptions o) {
   state.SetItemsProcessed(state.iterations());
   state.counters["nodes"] = c.nodes();
   state.counters["ns_per_node"] =
-      benchmark::Counter(static_cast<double>(c.nodes()) * state.iterations(), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+      benchmark::Counter(static_cast<double>(c.nodes()) * state.iterations(),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
-void BM_SimulateLlamaLayerReference(benchmark::State& state) { runSims(state, llamaLayer(), SimOptions{}); }
+void BM_SimulateLlamaLayerReference(benchmark::State& state) {
+  runSims(state, llamaLayer(), SimOptions{});
+}
 void BM_SimulateLlamaLayerReferenceNoise(benchmark::State& state) {
   SimOptions o;
   o.noise = 0.1;
@@ -81,7 +85,9 @@ void BM_SimulateLlamaLayerEventLoop(benchmark::State& state) {
   o.event_loop = true;  // the general loop on the reference model: the baseline for the fast path
   runSims(state, llamaLayer(), o);
 }
-void BM_SimulateGenerated10k(benchmark::State& state) { runSims(state, layeredGraph(10000, 1), SimOptions{}); }
+void BM_SimulateGenerated10k(benchmark::State& state) {
+  runSims(state, layeredGraph(10000, 1), SimOptions{});
+}
 void BM_SimulateGenerated10kLinks(benchmark::State& state) {
   SimOptions o;
   o.model = CostModel::Links;

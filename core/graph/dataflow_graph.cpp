@@ -9,7 +9,9 @@
 namespace doppler {
 namespace {
 
-bool badCost(double x) { return !std::isfinite(x) || x < 0; }
+bool badCost(double x) {
+  return !std::isfinite(x) || x < 0;
+}
 
 std::string costProblem(const char* field, double x) {
   if (std::isnan(x)) return std::string(field) + " is NaN";
@@ -23,17 +25,21 @@ int DataflowGraph::addNode(Node node) {
   const int v = nodeCount();
   const std::string where = "nodes[" + std::to_string(v) + "]";
   if (node.id.empty()) throw InputError("", where, "node id is empty");
-  if (badCost(node.flops)) throw InputError("", where + " '" + node.id + "'", costProblem("flops", node.flops));
+  if (badCost(node.flops))
+    throw InputError("", where + " '" + node.id + "'", costProblem("flops", node.flops));
   if (badCost(node.output_bytes))
-    throw InputError("", where + " '" + node.id + "'", costProblem("output_bytes", node.output_bytes));
+    throw InputError("", where + " '" + node.id + "'",
+                     costProblem("output_bytes", node.output_bytes));
   for (size_t i = 0; i < node.compute_us.size(); ++i)
     if (badCost(node.compute_us[i]))
-      throw InputError("", where + " '" + node.id + "'",
-                       costProblem(("compute_us[" + std::to_string(i) + "]").c_str(), node.compute_us[i]));
+      throw InputError(
+          "", where + " '" + node.id + "'",
+          costProblem(("compute_us[" + std::to_string(i) + "]").c_str(), node.compute_us[i]));
   auto [it, inserted] = index_.emplace(node.id, v);
   if (!inserted)
-    throw InputError("", where, "duplicate node id '" + node.id + "' (first at nodes[" +
-                                    std::to_string(it->second) + "])");
+    throw InputError(
+        "", where,
+        "duplicate node id '" + node.id + "' (first at nodes[" + std::to_string(it->second) + "])");
   nodes_.push_back(std::move(node));
   adjacencyValid_ = false;
   return v;

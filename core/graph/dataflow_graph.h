@@ -11,7 +11,7 @@ namespace doppler {
 
 struct Node {
   std::string id;
-  std::string op;  // op kind ("matmul", "add", ...); free text, used for colour and labels
+  std::string op;           // op kind ("matmul", "add", ...); free text, used for colour and labels
   double flops = 0;         // work; compute time = flops / device throughput unless compute_us
   double output_bytes = 0;  // size of the node's output (informational, used by generators)
   // Explicit compute time in microseconds: empty (use flops), one value for every device, or one

@@ -38,15 +38,16 @@ void DeviceSet::validate() const {
                        "has " + std::to_string(m.size()) + " rows, expected " + std::to_string(n));
     for (size_t i = 0; i < n; ++i) {
       if (m[i].size() != n)
-        throw InputError("", std::string("links.") + field + "[" + std::to_string(i) + "]",
-                         "has " + std::to_string(m[i].size()) + " entries, expected " +
-                             std::to_string(n));
+        throw InputError(
+            "", std::string("links.") + field + "[" + std::to_string(i) + "]",
+            "has " + std::to_string(m[i].size()) + " entries, expected " + std::to_string(n));
       for (size_t j = 0; j < n; ++j) {
         if (i == j) continue;
         double x = m[i][j];
         if (!std::isfinite(x) || x < 0 || (positive && x == 0))
-          throw InputError("", std::string("links.") + field + "[" + std::to_string(i) + "][" +
-                                   std::to_string(j) + "]",
+          throw InputError("",
+                           std::string("links.") + field + "[" + std::to_string(i) + "][" +
+                               std::to_string(j) + "]",
                            positive ? "must be a finite positive number"
                                     : "must be a finite non-negative number");
       }

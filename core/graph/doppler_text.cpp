@@ -36,7 +36,9 @@ std::vector<Line> splitLines(std::string_view text) {
   return lines;
 }
 
-bool isSeparator(char c) { return c == ',' || c == ' ' || c == '\t'; }
+bool isSeparator(char c) {
+  return c == ',' || c == ' ' || c == '\t';
+}
 
 // Splits a line into tokens at commas and blanks.
 std::vector<std::string_view> tokens(std::string_view l) {
@@ -64,11 +66,14 @@ double nonNegativeNumber(std::string_view t, const Line& l, const char* what) {
   for (char c : t) digits = digits && std::isdigit(static_cast<unsigned char>(c));
   if (!digits) {
     if (!t.empty() && t[0] == '-')
-      throw InputError("", "line " + std::to_string(l.number), std::string(what) + " is negative: '" + show(t) + "'");
-    throw InputError("", "line " + std::to_string(l.number),
-                     std::string("expected a non-negative integer ") + what + ", found '" + show(t) + "'");
+      throw InputError("", "line " + std::to_string(l.number),
+                       std::string(what) + " is negative: '" + show(t) + "'");
+    throw InputError(
+        "", "line " + std::to_string(l.number),
+        std::string("expected a non-negative integer ") + what + ", found '" + show(t) + "'");
   }
-  if (t.size() > 30) throw InputError("", "line " + std::to_string(l.number), std::string(what) + " is too large");
+  if (t.size() > 30)
+    throw InputError("", "line " + std::to_string(l.number), std::string(what) + " is too large");
   return std::stod(std::string(t));
 }
 
@@ -76,7 +81,8 @@ long index(std::string_view t, const Line& l, const char* what, long limit) {
   double x = nonNegativeNumber(t, l, what);
   if (x >= static_cast<double>(limit))
     throw InputError("", "line " + std::to_string(l.number),
-                     std::string(what) + " " + show(t) + " is out of range (must be below " + std::to_string(limit) + ")");
+                     std::string(what) + " " + show(t) + " is out of range (must be below " +
+                         std::to_string(limit) + ")");
   return static_cast<long>(x);
 }
 
@@ -84,35 +90,43 @@ long index(std::string_view t, const Line& l, const char* what, long limit) {
 
 DataflowGraph parseDopplerText(std::string_view text, double scale, const std::string& file) {
   try {
-    if (!std::isfinite(scale) || scale <= 0) throw InputError("", "--scale", "must be a finite positive number");
+    if (!std::isfinite(scale) || scale <= 0)
+      throw InputError("", "--scale", "must be a finite positive number");
     std::vector<Line> lines = splitLines(text);
     // Drop trailing blank lines; keep numbering of the rest.
     while (!lines.empty() && tokens(lines.back().text).empty()) lines.pop_back();
     if (lines.size() < 4)
-      throw InputError("", "line " + std::to_string(lines.size() + 1),
-                       "Doppler text graph ends early: expected node count, input ids, edge sources and edge "
-                       "destinations on lines 1-4");
+      throw InputError(
+          "", "line " + std::to_string(lines.size() + 1),
+          "Doppler text graph ends early: expected node count, input ids, edge sources and edge "
+          "destinations on lines 1-4");
     auto head = tokens(lines[0].text);
     if (head.size() != 1)
-      throw InputError("", "line 1", "expected exactly one number (the total node count), found " +
-                                         std::to_string(head.size()) + " tokens");
+      throw InputError("", "line 1",
+                       "expected exactly one number (the total node count), found " +
+                           std::to_string(head.size()) + " tokens");
     const long total = index(head[0], lines[0], "node count", 10'000'001);
     auto inputs = tokens(lines[1].text);
     for (auto t : inputs) index(t, lines[1], "input id", total);
     const long n = total - static_cast<long>(inputs.size());
     if (n <= 0)
-      throw InputError("", "line 2", std::to_string(inputs.size()) + " input ids leave no node to schedule out of " +
-                                         std::to_string(total));
+      throw InputError("", "line 2",
+                       std::to_string(inputs.size()) +
+                           " input ids leave no node to schedule out of " + std::to_string(total));
     auto srcs = tokens(lines[2].text);
     auto dsts = tokens(lines[3].text);
     if (srcs.size() != dsts.size())
-      throw InputError("", "line 4", "has " + std::to_string(dsts.size()) + " edge destinations but line 3 has " +
-                                         std::to_string(srcs.size()) + " edge sources");
+      throw InputError("", "line 4",
+                       "has " + std::to_string(dsts.size()) + " edge destinations but line 3 has " +
+                           std::to_string(srcs.size()) + " edge sources");
     if (lines.size() - 4 != static_cast<size_t>(n))
-      throw InputError("", "line " + std::to_string(lines.size() < 5 + static_cast<size_t>(n) ? lines.back().number + 1
-                                                                                              : 5 + n),
-                       "expected " + std::to_string(n) + " node cost lines (" + std::to_string(total) + " nodes less " +
-                           std::to_string(inputs.size()) + " inputs), found " + std::to_string(lines.size() - 4));
+      throw InputError("",
+                       "line " + std::to_string(lines.size() < 5 + static_cast<size_t>(n)
+                                                    ? lines.back().number + 1
+                                                    : 5 + n),
+                       "expected " + std::to_string(n) + " node cost lines (" +
+                           std::to_string(total) + " nodes less " + std::to_string(inputs.size()) +
+                           " inputs), found " + std::to_string(lines.size() - 4));
     DataflowGraph g;
     g.name = "doppler-text";
     std::vector<double> comm(n);
@@ -121,7 +135,8 @@ DataflowGraph parseDopplerText(std::string_view text, double scale, const std::s
       auto t = tokens(l.text);
       if (t.size() < 2 || t.size() > 3)
         throw InputError("", "line " + std::to_string(l.number),
-                         "expected 'compute_cost,communication_cost[,op]', found " + std::to_string(t.size()) + " fields");
+                         "expected 'compute_cost,communication_cost[,op]', found " +
+                             std::to_string(t.size()) + " fields");
       Node node;
       node.id = std::to_string(v);
       double comp = nonNegativeNumber(t[0], l, "compute cost");
@@ -129,7 +144,8 @@ DataflowGraph parseDopplerText(std::string_view text, double scale, const std::s
       if (t.size() == 3) {
         for (char c : t[2])
           if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-')
-            throw InputError("", "line " + std::to_string(l.number), "op word '" + show(t[2]) + "' has odd characters");
+            throw InputError("", "line " + std::to_string(l.number),
+                             "op word '" + show(t[2]) + "' has odd characters");
         node.op = std::string(t[2]);
       }
       node.flops = comp;
@@ -140,7 +156,8 @@ DataflowGraph parseDopplerText(std::string_view text, double scale, const std::s
       long s = index(srcs[i], lines[2], "edge source", n);
       long d = index(dsts[i], lines[3], "edge destination", n);
       if (s == d)
-        throw InputError("", "lines 3-4, edge " + std::to_string(i + 1), "self loop on node " + std::to_string(s));
+        throw InputError("", "lines 3-4, edge " + std::to_string(i + 1),
+                         "self loop on node " + std::to_string(s));
       Edge e;
       e.src = static_cast<int>(s);
       e.dst = static_cast<int>(d);

@@ -23,7 +23,8 @@ std::string readTextFile(const std::string& path, std::size_t max_bytes) {
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<size_t>(in.gcount()));
   if (text.size() > max_bytes)
-    throw InputError(path, "", "file is larger than the " + std::to_string(max_bytes >> 20) + " MiB limit");
+    throw InputError(path, "",
+                     "file is larger than the " + std::to_string(max_bytes >> 20) + " MiB limit");
   if (text.empty()) throw InputError(path, "", "file is empty");
   return text;
 }
@@ -50,13 +51,16 @@ std::string_view skipBlankAndBom(std::string_view t) {
 
 DataflowGraph parseGraph(std::string_view text, const ReadOptions& opts, const std::string& file) {
   if (auto b = binaryByte(text))
-    throw InputError(file, "byte " + std::to_string(*b), "binary data: not a dataflow-graph/1 JSON or Doppler text graph");
+    throw InputError(file, "byte " + std::to_string(*b),
+                     "binary data: not a dataflow-graph/1 JSON or Doppler text graph");
   std::string_view body = skipBlankAndBom(text);
   if (body.empty()) throw InputError(file, "", "file has no content (only blanks)");
   if (body.front() == '{' || body.front() == '[') return parseGraphJson(text, file);
-  if (std::isdigit(static_cast<unsigned char>(body.front()))) return parseDopplerText(text, opts.doppler_scale, file);
+  if (std::isdigit(static_cast<unsigned char>(body.front())))
+    return parseDopplerText(text, opts.doppler_scale, file);
   throw InputError(file, "line 1",
-                   "not a graph: expected a dataflow-graph/1 JSON object or a Doppler text graph (a node count)");
+                   "not a graph: expected a dataflow-graph/1 JSON object or a Doppler text graph "
+                   "(a node count)");
 }
 
 DataflowGraph readGraphFile(const std::string& path, const ReadOptions& opts) {
@@ -65,7 +69,8 @@ DataflowGraph readGraphFile(const std::string& path, const ReadOptions& opts) {
 
 DeviceSet readDeviceFile(const std::string& path, std::size_t max_bytes) {
   std::string text = readTextFile(path, max_bytes);
-  if (auto b = binaryByte(text)) throw InputError(path, "byte " + std::to_string(*b), "binary data: not a device-set/1 JSON");
+  if (auto b = binaryByte(text))
+    throw InputError(path, "byte " + std::to_string(*b), "binary data: not a device-set/1 JSON");
   return parseDeviceSet(text, path);
 }
 

@@ -16,15 +16,16 @@ void checkFormat(const json& root, const char* expected) {
   if (!root.is_object())
     throw InputError("", "top level", "expected a JSON object, found " + typeName(root));
   auto it = root.find("format");
-  if (it == root.end()) throw InputError("", "format", std::string("missing; expected \"") + expected + "\"");
+  if (it == root.end())
+    throw InputError("", "format", std::string("missing; expected \"") + expected + "\"");
   std::string f = string(*it, "format");
   if (f != expected) {
-    throw InputError("", "format",
-                     "is \"" + f + "\", expected \"" + expected + "\"" +
-                         (f.rfind("device-set", 0) == 0 ? " (this is a device file, not a graph)"
-                          : f.rfind("dataflow-graph", 0) == 0
-                              ? " (this is a graph file, not a device set)"
-                              : ""));
+    throw InputError(
+        "", "format",
+        "is \"" + f + "\", expected \"" + expected + "\"" +
+            (f.rfind("device-set", 0) == 0       ? " (this is a device file, not a graph)"
+             : f.rfind("dataflow-graph", 0) == 0 ? " (this is a graph file, not a device set)"
+                                                 : ""));
   }
 }
 
@@ -36,16 +37,20 @@ std::vector<std::vector<double>> matrixField(const json& j, size_t n, const std:
     for (auto& row : m) std::fill(row.begin(), row.end(), x);
     return m;
   }
-  if (!j.is_array()) throw InputError("", path, "expected a number or an array of arrays, found " + typeName(j));
+  if (!j.is_array())
+    throw InputError("", path, "expected a number or an array of arrays, found " + typeName(j));
   if (j.size() != n)
-    throw InputError("", path, "has " + std::to_string(j.size()) + " rows, expected one per device (" +
-                                   std::to_string(n) + ")");
+    throw InputError("", path,
+                     "has " + std::to_string(j.size()) + " rows, expected one per device (" +
+                         std::to_string(n) + ")");
   for (size_t i = 0; i < n; ++i) {
     const std::string rowPath = path + "[" + std::to_string(i) + "]";
-    if (!j[i].is_array()) throw InputError("", rowPath, "expected an array, found " + typeName(j[i]));
+    if (!j[i].is_array())
+      throw InputError("", rowPath, "expected an array, found " + typeName(j[i]));
     if (j[i].size() != n)
-      throw InputError("", rowPath, "has " + std::to_string(j[i].size()) + " entries, expected " +
-                                        std::to_string(n));
+      throw InputError(
+          "", rowPath,
+          "has " + std::to_string(j[i].size()) + " entries, expected " + std::to_string(n));
     for (size_t k = 0; k < n; ++k)
       m[i][k] = nonNegative(j[i][k], rowPath + "[" + std::to_string(k) + "]");
   }
@@ -61,7 +66,8 @@ DataflowGraph parseGraphJson(std::string_view text, const std::string& file) {
     DataflowGraph g;
     if (auto it = root.find("name"); it != root.end()) g.name = string(*it, "name");
     const json& nodes = require(root, "nodes", "");
-    if (!nodes.is_array()) throw InputError("", "nodes", "expected an array, found " + typeName(nodes));
+    if (!nodes.is_array())
+      throw InputError("", "nodes", "expected an array, found " + typeName(nodes));
     for (size_t i = 0; i < nodes.size(); ++i) {
       const std::string p = "nodes[" + std::to_string(i) + "]";
       const json& jn = nodes[i];
@@ -76,7 +82,8 @@ DataflowGraph parseGraphJson(std::string_view text, const std::string& file) {
         if (it->is_array()) {
           if (it->empty()) throw InputError("", p + ".compute_us", "is an empty array");
           for (size_t k = 0; k < it->size(); ++k)
-            n.compute_us.push_back(nonNegative((*it)[k], p + ".compute_us[" + std::to_string(k) + "]"));
+            n.compute_us.push_back(
+                nonNegative((*it)[k], p + ".compute_us[" + std::to_string(k) + "]"));
         } else {
           n.compute_us.push_back(nonNegative(*it, p + ".compute_us"));
         }
@@ -84,7 +91,8 @@ DataflowGraph parseGraphJson(std::string_view text, const std::string& file) {
       g.addNode(std::move(n));
     }
     const json& edges = require(root, "edges", "");
-    if (!edges.is_array()) throw InputError("", "edges", "expected an array, found " + typeName(edges));
+    if (!edges.is_array())
+      throw InputError("", "edges", "expected an array, found " + typeName(edges));
     for (size_t i = 0; i < edges.size(); ++i) {
       const std::string p = "edges[" + std::to_string(i) + "]";
       const json& je = edges[i];
@@ -118,14 +126,17 @@ DeviceSet parseDeviceSet(std::string_view text, const std::string& file) {
     DeviceSet d;
     if (auto it = root.find("name"); it != root.end()) d.name = string(*it, "name");
     const json& devs = require(root, "devices", "");
-    if (!devs.is_array()) throw InputError("", "devices", "expected an array, found " + typeName(devs));
+    if (!devs.is_array())
+      throw InputError("", "devices", "expected an array, found " + typeName(devs));
     if (devs.empty()) throw InputError("", "devices", "the device set has no devices");
     if (devs.size() > 4096) throw InputError("", "devices", "more than 4096 devices");
     for (size_t i = 0; i < devs.size(); ++i) {
       const std::string p = "devices[" + std::to_string(i) + "]";
-      if (!devs[i].is_object()) throw InputError("", p, "expected an object, found " + typeName(devs[i]));
+      if (!devs[i].is_object())
+        throw InputError("", p, "expected an object, found " + typeName(devs[i]));
       Device dev;
-      dev.name = devs[i].contains("name") ? string(devs[i]["name"], p + ".name") : "gpu" + std::to_string(i);
+      dev.name = devs[i].contains("name") ? string(devs[i]["name"], p + ".name")
+                                          : "gpu" + std::to_string(i);
       dev.tflops = number(require(devs[i], "tflops", p), p + ".tflops");
       if (dev.tflops <= 0) throw InputError("", p + ".tflops", "must be positive");
       if (auto it = devs[i].find("memory_gb"); it != devs[i].end())
@@ -134,7 +145,8 @@ DeviceSet parseDeviceSet(std::string_view text, const std::string& file) {
     }
     const size_t n = d.devices.size();
     const json& links = require(root, "links", "");
-    d.bandwidth_gbps = matrixField(require(links, "bandwidth_gbps", "links"), n, "links.bandwidth_gbps");
+    d.bandwidth_gbps =
+        matrixField(require(links, "bandwidth_gbps", "links"), n, "links.bandwidth_gbps");
     d.latency_us = links.contains("latency_us")
                        ? matrixField(links["latency_us"], n, "links.latency_us")
                        : std::vector<std::vector<double>>(n, std::vector<double>(n, 0));

@@ -34,7 +34,9 @@ json parse(std::string_view text) {
   }
 }
 
-std::string typeName(const json& j) { return j.type_name(); }
+std::string typeName(const json& j) {
+  return j.type_name();
+}
 
 const json& require(const json& obj, const char* key, const std::string& path) {
   if (!obj.is_object()) throw InputError("", path, "expected an object, found " + typeName(obj));

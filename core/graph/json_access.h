@@ -15,9 +15,9 @@ json parse(std::string_view text);
 
 std::string typeName(const json& j);
 const json& require(const json& obj, const char* key, const std::string& path);
-double number(const json& j, const std::string& path);             // finite
-double nonNegative(const json& j, const std::string& path);        // finite, >= 0
+double number(const json& j, const std::string& path);       // finite
+double nonNegative(const json& j, const std::string& path);  // finite, >= 0
 std::string string(const json& j, const std::string& path);
-int integerIndex(const json& j, const std::string& path);          // integral, fits in int
+int integerIndex(const json& j, const std::string& path);  // integral, fits in int
 
 }  // namespace doppler::json_access

@@ -24,16 +24,19 @@ Assignment parseAssignment(std::string_view text, const DataflowGraph& g, int de
       int d = integerIndex(j, path);
       if (d < 0 || d >= devices)
         throw InputError("", path,
-                         "node '" + node + "' is on device " + std::to_string(d) + ", which does not exist (devices 0.." +
-                             std::to_string(devices - 1) + ")");
+                         "node '" + node + "' is on device " + std::to_string(d) +
+                             ", which does not exist (devices 0.." + std::to_string(devices - 1) +
+                             ")");
       return d;
     };
     if (body->is_array()) {
       if (static_cast<int>(body->size()) != n)
         throw InputError("", base.empty() ? "top level" : base,
-                         "has " + std::to_string(body->size()) + " entries, the graph has " + std::to_string(n) + " nodes");
+                         "has " + std::to_string(body->size()) + " entries, the graph has " +
+                             std::to_string(n) + " nodes");
       for (int v = 0; v < n; ++v)
-        a[v] = device((*body)[v], (base.empty() ? "" : base) + "[" + std::to_string(v) + "]", g.node(v).id);
+        a[v] = device((*body)[v], (base.empty() ? "" : base) + "[" + std::to_string(v) + "]",
+                      g.node(v).id);
     } else if (body->is_object()) {
       for (auto it = body->begin(); it != body->end(); ++it) {
         const std::string path = (base.empty() ? "" : base + ".") + it.key();
@@ -43,10 +46,12 @@ Assignment parseAssignment(std::string_view text, const DataflowGraph& g, int de
       }
       for (int v = 0; v < n; ++v)
         if (a[v] < 0)
-          throw InputError("", base.empty() ? "top level" : base, "node '" + g.node(v).id + "' has no device");
+          throw InputError("", base.empty() ? "top level" : base,
+                           "node '" + g.node(v).id + "' has no device");
     } else {
-      throw InputError("", base.empty() ? "top level" : base,
-                       "expected an object {node id: device} or an array of devices, found " + typeName(*body));
+      throw InputError(
+          "", base.empty() ? "top level" : base,
+          "expected an object {node id: device} or an array of devices, found " + typeName(*body));
     }
     return a;
   } catch (const InputError& e) {

@@ -14,13 +14,22 @@ constexpr int kCompute = 0, kSend = 1, kReceive = 2;
 std::string chromeTraceJson(const DataflowGraph& g, const DeviceSet& d, const Schedule& s) {
   json events = json::array();
   for (int dev = 0; dev < d.size(); ++dev) {
-    events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", dev}, {"tid", 0},
+    events.push_back({{"ph", "M"},
+                      {"name", "process_name"},
+                      {"pid", dev},
+                      {"tid", 0},
                       {"args", {{"name", d.devices[dev].name}}}});
-    events.push_back({{"ph", "M"}, {"name", "process_sort_index"}, {"pid", dev}, {"tid", 0},
+    events.push_back({{"ph", "M"},
+                      {"name", "process_sort_index"},
+                      {"pid", dev},
+                      {"tid", 0},
                       {"args", {{"sort_index", dev}}}});
     const char* lanes[] = {"compute", "send", "receive"};
     for (int lane = 0; lane < 3; ++lane)
-      events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", dev}, {"tid", lane},
+      events.push_back({{"ph", "M"},
+                        {"name", "thread_name"},
+                        {"pid", dev},
+                        {"tid", lane},
                         {"args", {{"name", lanes[lane]}}}});
   }
   for (const NodeSpan& n : s.nodes) {
@@ -39,23 +48,50 @@ std::string chromeTraceJson(const DataflowGraph& g, const DeviceSet& d, const Sc
   for (const TransferSpan& t : s.transfers) {
     const Edge& e = g.edge(t.edge);
     const std::string name = g.node(e.src).id + " -> " + g.node(e.dst).id;
-    json args = {{"bytes", e.bytes}, {"from", d.devices[t.src_device].name}, {"to", d.devices[t.dst_device].name}};
-    events.push_back({{"ph", "X"}, {"name", name}, {"cat", "transfer"}, {"pid", t.src_device}, {"tid", kSend},
-                      {"ts", t.start_us}, {"dur", t.finish_us - t.start_us}, {"args", args}});
-    events.push_back({{"ph", "X"}, {"name", name}, {"cat", "transfer"}, {"pid", t.dst_device}, {"tid", kReceive},
-                      {"ts", t.start_us}, {"dur", t.finish_us - t.start_us}, {"args", args}});
+    json args = {{"bytes", e.bytes},
+                 {"from", d.devices[t.src_device].name},
+                 {"to", d.devices[t.dst_device].name}};
+    events.push_back({{"ph", "X"},
+                      {"name", name},
+                      {"cat", "transfer"},
+                      {"pid", t.src_device},
+                      {"tid", kSend},
+                      {"ts", t.start_us},
+                      {"dur", t.finish_us - t.start_us},
+                      {"args", args}});
+    events.push_back({{"ph", "X"},
+                      {"name", name},
+                      {"cat", "transfer"},
+                      {"pid", t.dst_device},
+                      {"tid", kReceive},
+                      {"ts", t.start_us},
+                      {"dur", t.finish_us - t.start_us},
+                      {"args", args}});
     // A flow arrow from the producer's compute slice to the consumer's (binds to enclosing slices).
     ++flowId;
     const NodeSpan& src = s.nodes[e.src];
     const NodeSpan& dst = s.nodes[e.dst];
-    events.push_back({{"ph", "s"}, {"id", flowId}, {"name", name}, {"cat", "edge"}, {"pid", src.device},
-                      {"tid", kCompute}, {"ts", src.finish_us}, {"bp", "e"}});
-    events.push_back({{"ph", "f"}, {"id", flowId}, {"name", name}, {"cat", "edge"}, {"pid", dst.device},
-                      {"tid", kCompute}, {"ts", dst.start_us}, {"bp", "e"}});
+    events.push_back({{"ph", "s"},
+                      {"id", flowId},
+                      {"name", name},
+                      {"cat", "edge"},
+                      {"pid", src.device},
+                      {"tid", kCompute},
+                      {"ts", src.finish_us},
+                      {"bp", "e"}});
+    events.push_back({{"ph", "f"},
+                      {"id", flowId},
+                      {"name", name},
+                      {"cat", "edge"},
+                      {"pid", dst.device},
+                      {"tid", kCompute},
+                      {"ts", dst.start_us},
+                      {"bp", "e"}});
   }
-  json root = {{"traceEvents", std::move(events)},
-               {"displayTimeUnit", "ms"},
-               {"otherData", {{"graph", g.name}, {"devices", d.name}, {"makespan_us", s.makespan_us}}}};
+  json root = {
+      {"traceEvents", std::move(events)},
+      {"displayTimeUnit", "ms"},
+      {"otherData", {{"graph", g.name}, {"devices", d.name}, {"makespan_us", s.makespan_us}}}};
   return root.dump() + "\n";
 }
 

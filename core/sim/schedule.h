@@ -25,7 +25,7 @@ struct IdleGap {
 };
 
 struct Schedule {
-  std::vector<NodeSpan> nodes;  // indexed by node
+  std::vector<NodeSpan> nodes;          // indexed by node
   std::vector<TransferSpan> transfers;  // cross-device edges only, in edge order
   double makespan_us = 0;
 };

@@ -14,7 +14,9 @@ CostModel parseCostModel(const std::string& s) {
   throw InputError("", "--cost-model", "unknown cost model '" + s + "' (known: reference, links)");
 }
 
-const char* toString(CostModel m) { return m == CostModel::Reference ? "reference" : "links"; }
+const char* toString(CostModel m) {
+  return m == CostModel::Reference ? "reference" : "links";
+}
 
 void validateAssignment(const Assignment& a, const CostTable& costs, const std::string& file) {
   if (static_cast<int>(a.size()) != costs.nodes())
@@ -43,7 +45,10 @@ double normalQuantile(double p) {
   double lo = -10, hi = 10;
   for (int i = 0; i < 100; ++i) {
     double mid = 0.5 * (lo + hi);
-    if (0.5 * std::erfc(-mid / std::sqrt(2.0)) < p) lo = mid; else hi = mid;
+    if (0.5 * std::erfc(-mid / std::sqrt(2.0)) < p)
+      lo = mid;
+    else
+      hi = mid;
   }
   return 0.5 * (lo + hi);
 }
@@ -104,11 +109,14 @@ Simulator::Simulator(const CostTable& costs, SimOptions opts)
   if (opts_.noise > 0) {
     const int size = 1 << kNoiseTableBits;
     noiseTable_.resize(size);
-    for (int i = 0; i < size; ++i) noiseTable_[i] = std::exp(opts_.noise * normalQuantile((i + 0.5) / size));
+    for (int i = 0; i < size; ++i)
+      noiseTable_[i] = std::exp(opts_.noise * normalQuantile((i + 0.5) / size));
   }
 }
 
-void Simulator::reseed(uint64_t seed) { rng_ = seed; }
+void Simulator::reseed(uint64_t seed) {
+  rng_ = seed;
+}
 
 // Log-normal factors exp(sigma * Z). Drawing Z by Box-Muller costs a log, a sqrt, a cos and an
 // exp per duration, which made a noisy simulation 7x slower than a clean one. Instead the
@@ -121,7 +129,6 @@ void Simulator::drawNoise() {
   for (int i = 0; i < n; ++i) nodeNoise_[i] = table[nextRandom(rng_) >> (64 - kNoiseTableBits)];
   for (int i = 0; i < m; ++i) edgeNoise_[i] = table[nextRandom(rng_) >> (64 - kNoiseTableBits)];
 }
-
 
 // The fast path for the reference model. Because transfers never contend, every device starts
 // its nodes in order of (ready time, node index): a node that becomes ready later can never
@@ -141,7 +148,8 @@ double Simulator::runReference(const Assignment& a) {
   for (int v = 0; v < n; ++v) {
     ready[v] = 0;
     pending[v] = c.inDegree(v);
-    if (pending[v] == 0) heap_.push_back({0.0, v});  // already heap-ordered: equal times, rising index
+    if (pending[v] == 0)
+      heap_.push_back({0.0, v});  // already heap-ordered: equal times, rising index
   }
   double makespan = 0;
   while (!heap_.empty()) {
@@ -288,7 +296,9 @@ double Simulator::simulate(const Assignment& a, bool record) {
   return record ? runReference<false, true>(a) : runReference<false, false>(a);
 }
 
-double Simulator::makespan(const Assignment& a) { return simulate(a, false); }
+double Simulator::makespan(const Assignment& a) {
+  return simulate(a, false);
+}
 
 SimResult Simulator::run(const Assignment& a) {
   SimResult out;

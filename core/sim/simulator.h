@@ -22,8 +22,8 @@ const char* toString(CostModel m);
 
 struct SimOptions {
   CostModel model = CostModel::Reference;
-  double noise = 0;     // sigma of a log-normal factor on each duration; 0 = deterministic
-  uint64_t seed = 1;    // noise seed
+  double noise = 0;   // sigma of a log-normal factor on each duration; 0 = deterministic
+  uint64_t seed = 1;  // noise seed
   // Run the general event loop even for the reference model (the fast path computes the same
   // schedule; tests cross-check the two).
   bool event_loop = false;

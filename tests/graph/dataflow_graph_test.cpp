@@ -70,7 +70,9 @@ TEST(DataflowGraph, RejectsBadNodesAndEdges) {
   try {
     g.addNode(Node{"b", "", 0, 0, {}});
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("duplicate node id 'b' (first at nodes[1])"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("duplicate node id 'b' (first at nodes[1])"),
+              std::string::npos)
+        << e.what();
   }
 }
 

@@ -50,8 +50,9 @@ TEST(GraphJson, RoundTrips) {
 }
 
 TEST(GraphJson, ErrorsNameThePlace) {
-  EXPECT_NE(errorOf([] { parseGraph("{\"format\": \"dataflow-graph/1\",\n \"nodes\": [,]}", {}, "g.json"); })
-                .find("g.json: line 2, column"),
+  EXPECT_NE(errorOf([] {
+              parseGraph("{\"format\": \"dataflow-graph/1\",\n \"nodes\": [,]}", {}, "g.json");
+            }).find("g.json: line 2, column"),
             std::string::npos);
   auto base = [](const std::string& nodes, const std::string& edges) {
     return R"({"format":"dataflow-graph/1","nodes":)" + nodes + R"(,"edges":)" + edges + "}";
@@ -62,9 +63,11 @@ TEST(GraphJson, ErrorsNameThePlace) {
       {base(R"([{"id":"a"},{"id":"a"}])", "[]"), "nodes[1]: duplicate node id 'a'"},
       {base(R"([{"id":"a"}])", R"([{"src":"a","dst":"q"}])"), "edges[0].dst: unknown node 'q'"},
       {base(R"([{"id":"a","flops":-1}])", "[]"), "nodes[0].flops: must not be negative"},
-      {base(R"([{"id":"a","compute_us":[1,"x"]}])", "[]"), "nodes[0].compute_us[1]: expected a number"},
+      {base(R"([{"id":"a","compute_us":[1,"x"]}])", "[]"),
+       "nodes[0].compute_us[1]: expected a number"},
       {base(R"([{"id":7}])", "[]"), "nodes[0].id: expected a string"},
-      {base(R"([{"id":"a"},{"id":"b"}])", R"([{"src":"a","dst":"b"},{"src":"b","dst":"a"}])"), "cycle"},
+      {base(R"([{"id":"a"},{"id":"b"}])", R"([{"src":"a","dst":"b"},{"src":"b","dst":"a"}])"),
+       "cycle"},
       {base(R"([{"id":"a"}])", R"([{"src":"a","dst":"a"}])"), "self loop"},
       {base(R"([{"op":"x"}])", "[]"), "nodes[0].id: missing required field"},
       {R"({"format":"device-set/1"})", "this is a device file"},
@@ -80,10 +83,13 @@ TEST(GraphJson, ErrorsNameThePlace) {
     EXPECT_EQ(m.rfind("g.json", 0), 0u) << m;
   }
   // NaN and infinity are not JSON numbers: refused as malformed JSON.
-  EXPECT_NE(errorOf([&] { parseGraph(base(R"([{"id":"a","flops":NaN}])", "[]")); }).find("malformed JSON"),
+  EXPECT_NE(errorOf([&] {
+              parseGraph(base(R"([{"id":"a","flops":NaN}])", "[]"));
+            }).find("malformed JSON"),
             std::string::npos);
-  EXPECT_NE(errorOf([&] { parseGraph(base(R"([{"id":"a","flops":1e999}])", "[]")); }).find("not finite"),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf([&] { parseGraph(base(R"([{"id":"a","flops":1e999}])", "[]")); }).find("not finite"),
+      std::string::npos);
 }
 
 TEST(DopplerText, ReadsShippedChainMM) {
@@ -99,9 +105,12 @@ TEST(DopplerText, ReadsAllShippedGraphs) {
   struct Expect {
     const char* file;
     int nodes, edges;
-  } files[] = {{"chain_mm_112nodes.txt", 76, 80},           {"ffnn_192nodes.txt", 180, 208},
-               {"transformer_block_215nodes.txt", 182, 234}, {"full_transformer_layer_261nodes.txt", 229, 284},
-               {"8gpu_transformer_block.txt", 302, 398},     {"8gpu_full_transformer.txt", 367, 470}};
+  } files[] = {{"chain_mm_112nodes.txt", 76, 80},
+               {"ffnn_192nodes.txt", 180, 208},
+               {"transformer_block_215nodes.txt", 182, 234},
+               {"full_transformer_layer_261nodes.txt", 229, 284},
+               {"8gpu_transformer_block.txt", 302, 398},
+               {"8gpu_full_transformer.txt", 367, 470}};
   for (auto& f : files) {
     DataflowGraph g = readGraphFile(kShared + "/doppler-graphs/" + f.file);
     EXPECT_EQ(g.nodeCount(), f.nodes) << f.file;
@@ -124,7 +133,8 @@ TEST(DopplerText, ErrorsNameTheLine) {
   struct Bad {
     std::string text, expect;
   } cases[] = {
-      {"3\n0\n0\n1\n10,40\nx,80\n", "line 6: expected a non-negative integer compute cost, found 'x'"},
+      {"3\n0\n0\n1\n10,40\nx,80\n",
+       "line 6: expected a non-negative integer compute cost, found 'x'"},
       {"3\n0\n0\n1\n10,40\n", "expected 2 node cost lines"},
       {"3\n0\n0 1\n1\n10,40\n1,1\n", "line 4: has 1 edge destinations but line 3 has 2"},
       {"3\n0\n0\n5\n10,40\n1,1\n", "line 4: edge destination 5 is out of range"},
@@ -161,8 +171,10 @@ TEST(DeviceJson, ErrorsNameTheField) {
   struct Bad {
     std::string text, expect;
   } cases[] = {
-      {R"({"format":"device-set/1","devices":[],"links":{"bandwidth_gbps":1}})", "devices: the device set has no devices"},
-      {R"({"format":"device-set/1","devices":[{"tflops":-1}],"links":{"bandwidth_gbps":1}})", "devices[0].tflops"},
+      {R"({"format":"device-set/1","devices":[],"links":{"bandwidth_gbps":1}})",
+       "devices: the device set has no devices"},
+      {R"({"format":"device-set/1","devices":[{"tflops":-1}],"links":{"bandwidth_gbps":1}})",
+       "devices[0].tflops"},
       {R"({"format":"device-set/1","devices":[{"tflops":1},{"tflops":1}],"links":{"bandwidth_gbps":[[0,1]]}})",
        "links.bandwidth_gbps: has 1 rows"},
       {R"({"format":"device-set/1","devices":[{"tflops":1},{"tflops":1}],"links":{"bandwidth_gbps":0}})",
@@ -177,19 +189,25 @@ TEST(DeviceJson, ErrorsNameTheField) {
 }
 
 TEST(Files, MissingEmptyHugeAndDirectory) {
-  auto dir = std::filesystem::temp_directory_path() / ("doppler_io_test_" + std::to_string(::getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("doppler_io_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  EXPECT_NE(errorOf([&] { readGraphFile((dir / "nope.json").string()); }).find("no such file"), std::string::npos);
-  EXPECT_NE(errorOf([&] { readGraphFile(dir.string()); }).find("is a directory"), std::string::npos);
+  EXPECT_NE(errorOf([&] { readGraphFile((dir / "nope.json").string()); }).find("no such file"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] { readGraphFile(dir.string()); }).find("is a directory"),
+            std::string::npos);
   std::ofstream((dir / "empty.json").string()).close();
-  EXPECT_NE(errorOf([&] { readGraphFile((dir / "empty.json").string()); }).find("file is empty"), std::string::npos);
+  EXPECT_NE(errorOf([&] { readGraphFile((dir / "empty.json").string()); }).find("file is empty"),
+            std::string::npos);
   {
     // A 100 MB file is refused by size before any parsing.
     std::ofstream big((dir / "big.json").string(), std::ios::binary);
     std::string chunk(1 << 20, ' ');
     for (int i = 0; i < 100; ++i) big << chunk;
   }
-  EXPECT_NE(errorOf([&] { readGraphFile((dir / "big.json").string()); }).find("larger than the 64 MiB limit"),
+  EXPECT_NE(errorOf([&] {
+              readGraphFile((dir / "big.json").string());
+            }).find("larger than the 64 MiB limit"),
             std::string::npos);
   std::filesystem::remove_all(dir);
 }

@@ -11,7 +11,8 @@ namespace doppler {
 namespace {
 
 TEST(ChromeTrace, ProcessesLanesSlicesAndFlows) {
-  auto g = testing::fixedGraph({{"a", 10}, {"b", 20}, {"c", 30}}, {{"a", "b", 5}, {"b", "c", 5}, {"a", "c", 1}});
+  auto g = testing::fixedGraph({{"a", 10}, {"b", 20}, {"c", 30}},
+                               {{"a", "b", 5}, {"b", "c", 5}, {"a", "c", 1}});
   auto d = DeviceSet::uniform(3);
   CostTable c(g, d);
   SimResult r = Simulator(c).run({0, 1, 1});

@@ -53,8 +53,8 @@ TEST_P(Invariants, HoldOnRandomAssignments) {
           Simulator sim(c, o);
           SimResult r = sim.run(a);
           auto bad = testing::scheduleViolations(c, a, r, model);
-          EXPECT_TRUE(bad.empty()) << cs.name << " " << toString(model) << " noise " << noise << ": "
-                                   << bad.front();
+          EXPECT_TRUE(bad.empty())
+              << cs.name << " " << toString(model) << " noise " << noise << ": " << bad.front();
           if (noise == 0) {
             EXPECT_GE(r.schedule.makespan_us, lb * (1 - 1e-12)) << cs.name;
             // The makespan-only path agrees with the recording path.
@@ -85,7 +85,8 @@ TEST(FastPath, MatchesTheEventLoopExactly) {
         SimResult ra = a.run(as), rb = b.run(as);
         ASSERT_EQ(ra.schedule.makespan_us, rb.schedule.makespan_us) << cs.name;
         for (int v = 0; v < c.nodes(); ++v)
-          ASSERT_EQ(ra.schedule.nodes[v].start_us, rb.schedule.nodes[v].start_us) << cs.name << " node " << v;
+          ASSERT_EQ(ra.schedule.nodes[v].start_us, rb.schedule.nodes[v].start_us)
+              << cs.name << " node " << v;
         ASSERT_EQ(ra.order, rb.order);
         ASSERT_EQ(ra.schedule.transfers.size(), rb.schedule.transfers.size());
       }

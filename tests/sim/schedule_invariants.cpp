@@ -19,7 +19,8 @@ std::vector<std::string> scheduleViolations(const CostTable& c, const Assignment
   if (static_cast<int>(nodes.size()) != n) return {"schedule has wrong node count"};
   double maxFinish = 0;
   for (int v = 0; v < n; ++v) {
-    if (nodes[v].node != v || nodes[v].device != a[v]) fail("node " + std::to_string(v) + " misplaced");
+    if (nodes[v].node != v || nodes[v].device != a[v])
+      fail("node " + std::to_string(v) + " misplaced");
     if (nodes[v].start_us < -eps || nodes[v].finish_us < nodes[v].start_us - eps)
       fail("node " + std::to_string(v) + " has a negative span");
     maxFinish = std::max(maxFinish, nodes[v].finish_us);
@@ -40,8 +41,10 @@ std::vector<std::string> scheduleViolations(const CostTable& c, const Assignment
         continue;
       }
       const TransferSpan& t = *it->second;
-      if (t.src_device != a[u] || t.dst_device != a[w]) fail("transfer " + std::to_string(e) + " on the wrong link");
-      if (t.start_us < nodes[u].finish_us - eps) fail("transfer " + std::to_string(e) + " starts before its producer ends");
+      if (t.src_device != a[u] || t.dst_device != a[w])
+        fail("transfer " + std::to_string(e) + " on the wrong link");
+      if (t.start_us < nodes[u].finish_us - eps)
+        fail("transfer " + std::to_string(e) + " starts before its producer ends");
       if (model == CostModel::Reference && std::abs(t.start_us - nodes[u].finish_us) > eps)
         fail("reference transfer " + std::to_string(e) + " does not start when its producer ends");
       arrival = t.finish_us;
@@ -49,7 +52,8 @@ std::vector<std::string> scheduleViolations(const CostTable& c, const Assignment
       fail("same-device edge " + std::to_string(e) + " has a transfer");
     }
     if (nodes[w].start_us < arrival - eps)
-      fail("precedence: node " + std::to_string(w) + " starts before edge " + std::to_string(e) + " arrives");
+      fail("precedence: node " + std::to_string(w) + " starts before edge " + std::to_string(e) +
+           " arrives");
     readyAt[w] = std::max(readyAt[w], arrival);
   }
   // Per device: no overlap, work conservation, FIFO by ready time.
@@ -64,8 +68,8 @@ std::vector<std::string> scheduleViolations(const CostTable& c, const Assignment
     });
     for (size_t i = 1; i < on.size(); ++i)
       if (nodes[on[i]].start_us < nodes[on[i - 1]].finish_us - eps)
-        fail("overlap on device " + std::to_string(d) + ": nodes " + std::to_string(on[i - 1]) + " and " +
-             std::to_string(on[i]));
+        fail("overlap on device " + std::to_string(d) + ": nodes " + std::to_string(on[i - 1]) +
+             " and " + std::to_string(on[i]));
     for (int v : on) {
       // The device must be busy during all of [ready, start): find any gap in that window.
       double cursor = readyAt[v];
@@ -76,22 +80,25 @@ std::vector<std::string> scheduleViolations(const CostTable& c, const Assignment
         if (cursor >= nodes[v].start_us - eps) break;
       }
       if (cursor < nodes[v].start_us - eps)
-        fail("work conservation: device " + std::to_string(d) + " idles at " + std::to_string(cursor) +
-             " while node " + std::to_string(v) + " is ready");
+        fail("work conservation: device " + std::to_string(d) + " idles at " +
+             std::to_string(cursor) + " while node " + std::to_string(v) + " is ready");
       for (int w : on)
         if (readyAt[w] < readyAt[v] - eps && nodes[w].start_us > nodes[v].start_us + eps)
-          fail("FIFO: node " + std::to_string(w) + " was ready before node " + std::to_string(v) + " but started after");
+          fail("FIFO: node " + std::to_string(w) + " was ready before node " + std::to_string(v) +
+               " but started after");
     }
   }
   // Links: one transfer at a time on each directed link.
   if (model == CostModel::Links) {
     std::map<std::pair<int, int>, std::vector<const TransferSpan*>> perLink;
-    for (const TransferSpan& t : r.schedule.transfers) perLink[{t.src_device, t.dst_device}].push_back(&t);
+    for (const TransferSpan& t : r.schedule.transfers)
+      perLink[{t.src_device, t.dst_device}].push_back(&t);
     for (auto& [link, ts] : perLink) {
       std::sort(ts.begin(), ts.end(), [](auto* x, auto* y) { return x->start_us < y->start_us; });
       for (size_t i = 1; i < ts.size(); ++i)
         if (ts[i]->start_us < ts[i - 1]->finish_us - eps)
-          fail("link " + std::to_string(link.first) + "->" + std::to_string(link.second) + " carries two transfers at once");
+          fail("link " + std::to_string(link.first) + "->" + std::to_string(link.second) +
+               " carries two transfers at once");
     }
   }
   double busySum = 0;

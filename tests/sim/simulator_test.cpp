@@ -67,9 +67,9 @@ TEST(Simulator, LinkContentionSerialisesTransfers) {
   CostTable c(g, DeviceSet::uniform(2));
   Simulator ref(c, {CostModel::Reference});
   Simulator links(c, {CostModel::Links});
-  EXPECT_DOUBLE_EQ(ref.makespan({0, 1, 1}), 26);    // y arrives at 15, waits for x until 16
+  EXPECT_DOUBLE_EQ(ref.makespan({0, 1, 1}), 26);  // y arrives at 15, waits for x until 16
   SimResult r = links.run({0, 1, 1});
-  EXPECT_DOUBLE_EQ(r.schedule.makespan_us, 30);     // y's transfer queues behind x's: 15..20
+  EXPECT_DOUBLE_EQ(r.schedule.makespan_us, 30);  // y's transfer queues behind x's: 15..20
   EXPECT_DOUBLE_EQ(r.schedule.transfers[1].start_us, 15);
   // Opposite directions are different links: no contention.
   auto g2 = fixedGraph({{"a", 10}, {"b", 10}, {"c", 1}, {"d", 1}}, {{"a", "c", 5}, {"b", "d", 5}});
@@ -86,8 +86,8 @@ TEST(Simulator, CostsFromFlopsAndBytes) {
   g.addEdge("a", "b", 1e9);
   auto d = DeviceSet::uniform(2, Device{"gpu", 9.3, 16}, 10, 5);
   CostTable c(g, d);
-  EXPECT_DOUBLE_EQ(c.compute(0, 0), 1e6);           // 9.3 TFLOP at 9.3 TFLOP/s = 1 s
-  EXPECT_DOUBLE_EQ(c.transfer(0, 0, 1), 1e5 + 5);   // 1 GB at 10 GB/s = 0.1 s, plus 5 us
+  EXPECT_DOUBLE_EQ(c.compute(0, 0), 1e6);          // 9.3 TFLOP at 9.3 TFLOP/s = 1 s
+  EXPECT_DOUBLE_EQ(c.transfer(0, 0, 1), 1e5 + 5);  // 1 GB at 10 GB/s = 0.1 s, plus 5 us
   EXPECT_DOUBLE_EQ(c.transfer(0, 1, 1), 0);
   EXPECT_DOUBLE_EQ(Simulator(c).makespan({0, 1}), 1e6 + 1e5 + 5);
 }
@@ -134,7 +134,8 @@ TEST(Simulator, ValidateAssignmentNamesTheProblem) {
 }
 
 TEST(LowerBound, HandChecked) {
-  auto g = fixedGraph({{"a", 10}, {"b", 20}, {"c", 30}, {"d", 40}}, {{"a", "b", 100}, {"c", "d", 100}});
+  auto g =
+      fixedGraph({{"a", 10}, {"b", 20}, {"c", 30}, {"d", 40}}, {{"a", "b", 100}, {"c", "d", 100}});
   CostTable c(g, DeviceSet::uniform(4));
   LowerBound lb = lowerBound(c);
   EXPECT_DOUBLE_EQ(lb.critical_path_us, 70);

@@ -8,8 +8,9 @@
 namespace doppler::testing {
 
 // Nodes with fixed compute times (microseconds, same on every device).
-inline DataflowGraph fixedGraph(const std::vector<std::pair<std::string, double>>& nodes,
-                                const std::vector<std::tuple<std::string, std::string, double>>& edges) {
+inline DataflowGraph fixedGraph(
+    const std::vector<std::pair<std::string, double>>& nodes,
+    const std::vector<std::tuple<std::string, std::string, double>>& edges) {
   DataflowGraph g;
   g.name = "test";
   for (auto& [id, us] : nodes) {
