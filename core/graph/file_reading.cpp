@@ -64,7 +64,11 @@ DataflowGraph parseGraph(std::string_view text, const ReadOptions& opts, const s
 }
 
 DataflowGraph readGraphFile(const std::string& path, const ReadOptions& opts) {
-  return parseGraph(readTextFile(path, opts.max_bytes), opts, path);
+  DataflowGraph g = parseGraph(readTextFile(path, opts.max_bytes), opts, path);
+  // The text format carries no name: the file's stem ("ffnn_192nodes") says what it is.
+  if (g.name.empty() || g.name == "doppler-text")
+    g.name = std::filesystem::path(path).stem().string();
+  return g;
 }
 
 DeviceSet readDeviceFile(const std::string& path, std::size_t max_bytes) {

@@ -200,6 +200,8 @@ double Simulator::runEvents(const Assignment& a, bool record) {
   for (auto& q : linkQueue_) q.clear();
   devBusy_.assign(D, 0);
   linkBusy_.assign(linkQueue_.size(), 0);
+  linkActive_.assign(linkQueue_.size(), 0);
+  activeLinks_.clear();
   auto& devQ = devQueue_;
   auto& linkQ = linkQueue_;
   auto& devBusy = devBusy_;
@@ -227,8 +229,18 @@ double Simulator::runEvents(const Assignment& a, bool record) {
   };
   for (;;) {
     // Dispatch: idle links take their earliest request, idle devices their earliest ready node.
-    for (size_t k = 0; k < linkQ.size(); ++k) {
-      if (linkBusy[k] || linkQ[k].empty()) continue;
+    // Only links with waiting requests are visited (a full sweep of D*D links per instant
+    // dominated the loop on 8-device sets).
+    for (size_t i = 0; i < activeLinks_.size();) {
+      const int k = activeLinks_[i];
+      if (linkQ[k].empty()) {
+        activeLinks_[i] = activeLinks_.back();
+        activeLinks_.pop_back();
+        linkActive_[k] = 0;
+        continue;
+      }
+      ++i;
+      if (linkBusy[k]) continue;
       Timed r = heapPop(linkQ[k]);
       const int e = r.v;
       const int from = a[c.edgeSrc(e)], to = a[c.edgeDst(e)];
@@ -265,7 +277,12 @@ double Simulator::runEvents(const Assignment& a, bool record) {
           if (to == d) {
             arrive(*e, ev.t);
           } else if (links) {
-            qPush(linkQ[static_cast<size_t>(d) * D + to], {ev.t, *e});
+            const int k = d * D + to;
+            qPush(linkQ[k], {ev.t, *e});
+            if (!linkActive_[k]) {
+              linkActive_[k] = 1;
+              activeLinks_.push_back(k);
+            }
           } else {
             double tr = c.transfer(*e, d, to);
             if (noise) tr *= edgeNoise_[*e];

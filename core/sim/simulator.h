@@ -80,7 +80,8 @@ class Simulator {
   };
   std::vector<Event> events_;
   std::vector<std::vector<Timed>> devQueue_, linkQueue_;
-  std::vector<char> devBusy_, linkBusy_;
+  std::vector<char> devBusy_, linkBusy_, linkActive_;
+  std::vector<int> activeLinks_;
 };
 
 // Throws InputError if the assignment's size or a device index is wrong (names the node).
