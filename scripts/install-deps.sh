@@ -7,6 +7,8 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config
   nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # The run store (sessions/): SQLite, and OpenSSL's libcrypto for SHA-256 content hashes.
+  libsqlite3-dev libssl-dev
 )
 # The fuzz targets need clang with libFuzzer (scripts/fuzz.sh asks for them).
 if [[ "${DOPPLER_FUZZ_DEPS:-0}" == 1 ]]; then

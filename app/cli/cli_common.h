@@ -34,5 +34,6 @@ void addGraphCommands(CLI::App& app);
 void addPlaceCommands(CLI::App& app);
 void addSimulateCommands(CLI::App& app);
 void addDemoCommand(CLI::App& app);
+void addRunsCommands(CLI::App& app);  // `doppler runs ...`: the run store
 
 }  // namespace doppler::cli

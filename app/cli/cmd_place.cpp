@@ -1,6 +1,7 @@
 // `doppler place` and `doppler methods`.
 #include <atomic>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli_common.h"
@@ -10,6 +11,9 @@
 #include "core/sim/simulator.h"
 #include "placement_json.h"
 #include "progress_bar.h"
+#include "run_recording.h"
+#include "sessions/from_core.h"
+#include "sessions/metric_writer.h"
 
 namespace doppler::cli {
 namespace {
@@ -25,6 +29,7 @@ struct PlaceArgs {
   double noise = 0;
   bool json = false;
   std::string out;
+  RecordArgs record;
 };
 
 ParamValues parseParams(const std::vector<std::string>& raw) {
@@ -57,16 +62,61 @@ void runPlace(const PlaceArgs& args) {
   sim.model = parseCostModel(args.costModel);
   sim.noise = args.noise;
   sim.seed = args.seed;
+  // Begun before the method runs, so a long search shows in the store (and the studio) as it goes.
+  sessions::RunSpec spec;
+  spec.kind = "place";
+  spec.method = method.name();
+  spec.params = {{"graph_file", absoluteIfFile(args.graph.graph)},
+                 {"scale", args.graph.scale},
+                 {"devices", absoluteIfFile(args.devices.devices)},
+                 {"params", params.values()},
+                 {"budget", args.budget},
+                 {"cost_model", toString(sim.model)},
+                 {"noise", args.noise}};
+  spec.seed = args.seed;
+  RunRecording rec(args.record, spec, g, d);
+  std::optional<sessions::MetricWriter> metrics;
+  int bestSeries = 0;
+  if (rec.enabled() && method.isSearch()) {
+    metrics.emplace(rec.store(), rec.id());
+    bestSeries = metrics->series("best_makespan_us");
+  }
   ProgressBar bar(method.name());
   PlaceContext ctx{costs, sim, args.seed, args.budget, nullptr, nullptr};
   if (method.isSearch())
-    ctx.progress = [&](const Progress& p) { bar.update(p.done, p.total, "best " + fmt(p.best_makespan_us) + " us"); };
-  Placement placement = method.place(ctx, params);
-  bar.finish();
-  validateAssignment(placement.assignment, costs);
-  Simulator simulator(costs, sim);
-  SimResult r = simulator.run(placement.assignment);
-  const double lb = lowerBound(costs).value();
+    ctx.progress = [&](const Progress& p) {
+      bar.update(p.done, p.total, "best " + fmt(p.best_makespan_us) + " us");
+      if (metrics) metrics->append(bestSeries, p.done, p.best_makespan_us);
+    };
+  Placement placement;
+  SimResult r;
+  double lb = 0;
+  try {
+    placement = method.place(ctx, params);
+    bar.finish();
+    validateAssignment(placement.assignment, costs);
+    Simulator simulator(costs, sim);
+    r = simulator.run(placement.assignment);
+    lb = lowerBound(costs).value();
+    if (rec.enabled()) {
+      if (metrics) metrics->flush();
+      sessions::RunStore& store = rec.store();
+      store.savePlacement(rec.id(),
+                          sessions::placementRecord(g, placement.assignment, placement.order));
+      store.saveTimeline(rec.id(), sessions::timelineRecord(g, r.schedule, "simulated"));
+      if (placement.planned)
+        store.saveTimeline(rec.id(), sessions::timelineRecord(g, *placement.planned, "planned"));
+      std::map<std::string, double> figures = {{"makespan_us", r.schedule.makespan_us},
+                                               {"lower_bound_us", lb}};
+      if (placement.planned) figures["planned_makespan_us"] = placement.planned->makespan_us;
+      if (method.isSearch()) figures["evaluations"] = static_cast<double>(placement.evaluations);
+      store.setFigures(rec.id(), figures);
+      rec.finish();
+    }
+  } catch (const std::exception& e) {
+    rec.fail(e.what());
+    throw;
+  }
   if (args.json) {
     nlohmann::json out = {
         {"method", method.name()},
@@ -83,6 +133,7 @@ void runPlace(const PlaceArgs& args) {
         {"seed", args.seed},
         {"params", params.values()},
         {"evaluations", placement.evaluations}};
+    if (rec.enabled()) out["run_id"] = rec.id();
     writeOutput(args.out, dump(out));
     return;
   }
@@ -97,6 +148,7 @@ void runPlace(const PlaceArgs& args) {
   for (double u : r.utilization) s << " " << fmt(u * 100) << "%";
   s << "\n";
   if (method.isSearch()) s << "evaluations   " << placement.evaluations << "\n";
+  if (rec.enabled()) s << "run " << rec.id() << " recorded in " << rec.db() << "\n";
   writeOutput(args.out, s.str());
 }
 
@@ -145,6 +197,7 @@ void addPlaceCommands(CLI::App& app) {
   place->add_option("--noise", args->noise, "Log-normal noise sigma on every duration (0 = none)")->capture_default_str();
   place->add_flag("--json", args->json, "Print one JSON object");
   place->add_option("--out,-o", args->out, "Write the result to a file instead of stdout");
+  addRecordOptions(*place, args->record);
   place->callback([args] { runPlace(*args); });
 
   auto json = std::make_shared<bool>(false);

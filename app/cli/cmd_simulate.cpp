@@ -10,6 +10,8 @@
 #include "core/sim/lower_bound.h"
 #include "core/sim/simulator.h"
 #include "placement_json.h"
+#include "run_recording.h"
+#include "sessions/from_core.h"
 
 namespace doppler::cli {
 namespace {
@@ -24,11 +26,13 @@ struct SimArgs {
   uint64_t seed = 1;
   bool json = false;
   std::string out;
+  RecordArgs record;
 };
 
 struct Loaded {
   DataflowGraph g;
   DeviceSet d;
+  Assignment a;
 };
 
 SimResult simulateArgs(const SimArgs& args, Loaded& in) {
@@ -40,7 +44,7 @@ SimResult simulateArgs(const SimArgs& args, Loaded& in) {
   o.model = parseCostModel(args.costModel);
   o.noise = args.noise;
   o.seed = args.seed;
-  Assignment a;
+  Assignment& a = in.a;
   if (!args.assignment.empty()) {
     a = parseAssignment(readTextFile(args.assignment, 64u << 20), in.g, in.d.size(), args.assignment);
   } else {
@@ -55,10 +59,31 @@ SimResult simulateArgs(const SimArgs& args, Loaded& in) {
 void runSimulate(const SimArgs& args) {
   Loaded in;
   SimResult r = simulateArgs(args, in);
+  const double lb = lowerBound(CostTable(in.g, in.d)).value();
+  // Simulation is quick: the run is recorded whole once it is done.
+  sessions::RunSpec spec;
+  spec.kind = "simulate";
+  spec.method = "assignment";
+  spec.params = {{"graph_file", absoluteIfFile(args.graph.graph)},
+                 {"scale", args.graph.scale},
+                 {"devices", absoluteIfFile(args.devices.devices)},
+                 {"assignment_file", absoluteIfFile(args.assignment)},
+                 {"cost_model", args.costModel},
+                 {"noise", args.noise}};
+  spec.seed = args.seed;
+  RunRecording rec(args.record, spec, in.g, in.d);
+  if (rec.enabled()) {
+    sessions::RunStore& store = rec.store();
+    store.savePlacement(rec.id(), sessions::placementRecord(in.g, in.a));
+    store.saveTimeline(rec.id(), sessions::timelineRecord(in.g, r.schedule, "simulated"));
+    store.setFigures(rec.id(), {{"makespan_us", r.schedule.makespan_us}, {"lower_bound_us", lb}});
+    rec.finish();
+  }
   if (args.json) {
     nlohmann::json out = simResultJson(in.g, r);
     out["cost_model"] = args.costModel;
-    out["lower_bound_us"] = lowerBound(CostTable(in.g, in.d)).value();
+    out["lower_bound_us"] = lb;
+    if (rec.enabled()) out["run_id"] = rec.id();
     writeOutput(args.out, dump(out));
     return;
   }
@@ -69,6 +94,7 @@ void runSimulate(const SimArgs& args) {
     s << "  " << in.d.devices[d].name << "  busy " << r.busy_us[d] << " us  utilization " << r.utilization[d] * 100
       << "%\n";
   s << "transfers    " << r.schedule.transfers.size() << "\n";
+  if (rec.enabled()) s << "run " << rec.id() << " recorded in " << rec.db() << "\n";
   writeOutput(args.out, s.str());
 }
 
@@ -97,6 +123,7 @@ void addSimulateCommands(CLI::App& app) {
       ->required();
   sim->add_flag("--json", args->json, "Print one JSON object");
   sim->add_option("--out,-o", args->out, "Write the result to a file instead of stdout");
+  addRecordOptions(*sim, args->record);
   sim->callback([args] { runSimulate(*args); });
 
   auto targs = std::make_shared<SimArgs>();

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   doppler::cli::addPlaceCommands(app);
   doppler::cli::addSimulateCommands(app);
   doppler::cli::addDemoCommand(app);
+  doppler::cli::addRunsCommands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -6,7 +6,11 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
+
+#include "sessions/run_store.h"
+#include "sessions/sqlite_db.h"
 
 namespace {
 
@@ -42,10 +46,14 @@ class Cli : public ::testing::Test {
     s << in.rdbuf();
     return s.str();
   }
-  // Runs the CLI with a time limit so a hang fails the test instead of blocking it.
+  // Runs the CLI with a time limit so a hang fails the test instead of blocking it. The child's
+  // data directory is the test's own (XDG_DATA_HOME and HOME): runs recorded without --db land
+  // there, never in the real user's data directory.
   Result run(const std::string& args) const {
     const std::string out = path("stdout"), err = path("stderr");
-    std::string cmd = "timeout 300 " + kCli + " " + args + " >" + out + " 2>" + err + " </dev/null";
+    std::string cmd = "env XDG_DATA_HOME=" + path("xdg-data") + " HOME=" + path("home") +
+                      " timeout 300 " + kCli + " " + args + " >" + out + " 2>" + err +
+                      " </dev/null";
     int raw = std::system(cmd.c_str());
     Result r;
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -126,7 +134,9 @@ TEST_F(Cli, GenerateConvertInfoAndTrace) {
 }
 
 TEST_F(Cli, HelpEverywhere) {
-  for (const char* sub : {"", "place", "simulate", "graph", "graph generate", "export-trace", "demo", "methods"}) {
+  for (const char* sub : {"", "place", "simulate", "graph", "graph generate", "export-trace",
+                          "demo", "methods", "runs", "runs list", "runs show", "runs compare",
+                          "runs export", "runs delete", "runs tag"}) {
     Result r = run(std::string(sub) + " --help");
     EXPECT_EQ(r.status, 0) << sub;
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << sub;
@@ -195,6 +205,242 @@ TEST_F(Cli, FailedWriteKeepsThePreviousFile) {
   Result good = run("graph generate chainmm --out " + out);
   EXPECT_EQ(good.status, 0);
   EXPECT_NE(slurp(out).find("dataflow-graph/1"), std::string::npos);
+}
+
+// --- The run store from the command line ---------------------------------------------------------
+
+TEST_F(Cli, PlaceRecordsItsRunInTheDefaultSession) {
+  const std::string g = kGraphs + "chain_mm_112nodes.txt";
+  Result text = run("place --graph " + g + " --devices 4 --method critical-path");
+  ASSERT_EQ(text.status, 0) << text.err;
+  const std::string db = path("xdg-data") + "/doppler-studio/runs.sqlite";
+  EXPECT_NE(text.out.find("run 1 recorded in " + db + "\n"), std::string::npos) << text.out;
+  EXPECT_TRUE(fs::exists(db));
+  Result p = run("place --graph " + g + " --devices 4 --method heft --json");
+  ASSERT_EQ(p.status, 0) << p.err;
+  const json pj = json::parse(p.out);
+  EXPECT_EQ(pj["run_id"], 2);
+
+  Result list = run("runs list --json");
+  ASSERT_EQ(list.status, 0) << list.err;
+  const json lj = json::parse(list.out);
+  EXPECT_EQ(lj["db"], db);
+  ASSERT_EQ(lj["runs"].size(), 2u);
+  const json& r = lj["runs"][1];
+  EXPECT_EQ(r["id"], 2);
+  EXPECT_EQ(r["kind"], "place");
+  EXPECT_EQ(r["method"], "heft");
+  EXPECT_EQ(r["status"], "finished");
+  EXPECT_EQ(r["seed"], 1);
+  EXPECT_EQ(r["graph"]["nodes"], 76);
+  EXPECT_EQ(r["devices"]["count"], 4);
+  EXPECT_DOUBLE_EQ(r["figures"]["makespan_us"].get<double>(), pj["makespan_us"].get<double>());
+  EXPECT_DOUBLE_EQ(r["figures"]["lower_bound_us"].get<double>(),
+                   pj["lower_bound_us"].get<double>());
+  EXPECT_EQ(r["params"]["graph_file"], fs::absolute(g).lexically_normal().string());
+
+  Result show = run("runs show 2 --json");
+  ASSERT_EQ(show.status, 0) << show.err;
+  const json sj = json::parse(show.out);
+  EXPECT_EQ(sj["placement"]["nodes"], 76);
+  EXPECT_EQ(sj["placement"]["decisions"], 76);  // the list scheduler's decision order
+  ASSERT_EQ(sj["timelines"].size(), 2u);        // simulated, and HEFT's own plan
+  EXPECT_EQ(sj["timelines"][0]["label"], "simulated");
+  EXPECT_EQ(sj["timelines"][0]["nodes"], 76);
+  Result showText = run("runs show 2");
+  EXPECT_NE(showText.out.find("run 2  place  heft  finished"), std::string::npos) << showText.out;
+}
+
+TEST_F(Cli, NoRecordLeavesNoTrace) {
+  Result p =
+      run("place --graph " + kGraphs +
+          "chain_mm_112nodes.txt --devices 4 --no-record --json --db " + path("never.sqlite"));
+  ASSERT_EQ(p.status, 0) << p.err;
+  EXPECT_FALSE(json::parse(p.out).contains("run_id"));
+  EXPECT_FALSE(fs::exists(path("never.sqlite")));
+  EXPECT_FALSE(fs::exists(path("xdg-data")));
+}
+
+TEST_F(Cli, CompareNamesTheNodesThatMoved) {
+  const std::string g = kGraphs + "ffnn_192nodes.txt", db = " --db " + path("runs.sqlite");
+  Result a = run("place --graph " + g + " --devices 4 --method critical-path --json" + db);
+  Result b = run("place --graph " + g + " --devices 4 --method heft --json" + db);
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  const json aj = json::parse(a.out), bj = json::parse(b.out);
+  std::set<std::string> expected;
+  for (auto& [node, dev] : aj["assignment"].items())
+    if (bj["assignment"][node] != dev) expected.insert(node);
+  ASSERT_FALSE(expected.empty());
+  const std::string ids =
+      std::to_string(aj["run_id"].get<int>()) + " " + std::to_string(bj["run_id"].get<int>());
+
+  Result c = run("runs compare " + ids + " --json" + db);
+  ASSERT_EQ(c.status, 0) << c.err;
+  const json cj = json::parse(c.out);
+  ASSERT_EQ(cj["placement_diffs"].size(), 1u);
+  const json& d = cj["placement_diffs"][0];
+  EXPECT_TRUE(d["same_graph"].get<bool>());
+  EXPECT_EQ(d["compared"], aj["assignment"].size());
+  std::set<std::string> moved;
+  for (const json& m : d["moved"]) {
+    moved.insert(m["node"].get<std::string>());
+    EXPECT_EQ(m["from"], aj["assignment"][m["node"].get<std::string>()]);
+    EXPECT_EQ(m["to"], bj["assignment"][m["node"].get<std::string>()]);
+  }
+  EXPECT_EQ(moved, expected);
+  bool sawMakespan = false;
+  for (const json& row : cj["summary"]["rows"])
+    if (row["name"] == "makespan_us") {
+      sawMakespan = true;
+      EXPECT_DOUBLE_EQ(row["values"][0].get<double>(), aj["makespan_us"].get<double>());
+      EXPECT_DOUBLE_EQ(row["values"][1].get<double>(), bj["makespan_us"].get<double>());
+    }
+  EXPECT_TRUE(sawMakespan);
+
+  Result text = run("runs compare " + ids + db);
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find(std::to_string(expected.size()) + " of " +
+                          std::to_string(aj["assignment"].size()) + " nodes moved"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("critical-path"), std::string::npos);
+}
+
+TEST_F(Cli, ExportWritesCsvAndJson) {
+  const std::string db = " --db " + path("runs.sqlite");
+  Result p = run("place --graph " + kGraphs +
+                 "chain_mm_112nodes.txt --devices 4 --method etf --json" + db);
+  ASSERT_EQ(p.status, 0) << p.err;
+  const json pj = json::parse(p.out);
+  const std::string id = std::to_string(pj["run_id"].get<int>());
+
+  Result e =
+      run("runs export " + id + " --format csv --table placement --out " + path("p.csv") + db);
+  ASSERT_EQ(e.status, 0) << e.err;
+  std::istringstream csv(slurp(path("p.csv")));
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line, "run_id,node,node_index,device,decision_step");
+  std::size_t rows = 0;
+  while (std::getline(csv, line)) {
+    ++rows;
+    std::vector<std::string> f;
+    std::stringstream ls(line);
+    for (std::string x; std::getline(ls, x, ',');) f.push_back(x);
+    ASSERT_GE(f.size(), 4u) << line;
+    EXPECT_EQ(f[0], id);
+    EXPECT_EQ(std::stoi(f[3]), pj["assignment"][f[1]].get<int>()) << line;
+  }
+  EXPECT_EQ(rows, pj["assignment"].size());
+
+  Result t =
+      run("runs export " + id + " --table timeline --out " + path("t.csv") + db);  // csv from .csv
+  ASSERT_EQ(t.status, 0) << t.err;
+  std::istringstream tcsv(slurp(path("t.csv")));
+  std::size_t simulated = 0;
+  while (std::getline(tcsv, line))
+    simulated += line.find("," + std::string("simulated") + ",") != std::string::npos;
+  EXPECT_EQ(simulated, pj["schedule"].size());  // ETF's own plan ("planned") is there too
+
+  Result j = run("runs export " + id + " --format json --out " + path("e.json") + db);
+  ASSERT_EQ(j.status, 0) << j.err;
+  const json ej = json::parse(slurp(path("e.json")));
+  EXPECT_EQ(ej["format"], "doppler-runs/1");
+  const json& r = ej["runs"][0];
+  EXPECT_EQ(r["placement"]["nodes"].size(), pj["assignment"].size());
+  EXPECT_EQ(r["timelines"][0]["schedule"].size(), pj["schedule"].size());
+  EXPECT_EQ(r["graph_json"]["format"], "dataflow-graph/1");
+  EXPECT_EQ(r["device_set_json"]["format"], "device-set/1");
+  expectBadInput("runs export " + id + " --format xml" + db, {"--format", "xml"});
+  expectBadInput("runs export 99" + db, {"run 99", "no such run"});
+}
+
+TEST_F(Cli, SimulateRecordsItsTimeline) {
+  const std::string g = kGraphs + "ffnn_192nodes.txt", db = " --db " + path("runs.sqlite");
+  Result p = run("place --graph " + g + " --devices 4 --method heft --no-record --json");
+  ASSERT_EQ(p.status, 0) << p.err;
+  const std::string a = write("placed.json", p.out);
+  Result s = run("simulate --graph " + g + " --devices 4 --assignment " + a +
+                 " --cost-model links --json" + db);
+  ASSERT_EQ(s.status, 0) << s.err;
+  const json sj = json::parse(s.out);
+  EXPECT_EQ(sj["run_id"], 1);
+  Result show = run("runs show 1 --json" + db);
+  ASSERT_EQ(show.status, 0) << show.err;
+  const json r = json::parse(show.out);
+  EXPECT_EQ(r["kind"], "simulate");
+  EXPECT_EQ(r["params"]["cost_model"], "links");
+  ASSERT_EQ(r["timelines"].size(), 1u);
+  EXPECT_EQ(r["timelines"][0]["nodes"], sj["schedule"].size());
+  EXPECT_EQ(r["timelines"][0]["transfers"], sj["transfers"].size());
+  EXPECT_DOUBLE_EQ(r["figures"]["makespan_us"].get<double>(), sj["makespan_us"].get<double>());
+  Result text = run("simulate --graph " + g + " --devices 4 --assignment " + a + db);
+  EXPECT_NE(text.out.find("run 2 recorded in " + path("runs.sqlite")), std::string::npos)
+      << text.out;
+}
+
+TEST_F(Cli, TagFilterAndDelete) {
+  const std::string db = " --db " + path("runs.sqlite"), g = kGraphs + "chain_mm_112nodes.txt";
+  for (const char* m : {"round-robin", "critical-path", "heft"})
+    ASSERT_EQ(run("place --graph " + g + " --devices 4 --method " + std::string(m) + db).status, 0);
+  Result t = run("runs tag 2 best meeting" + db);
+  ASSERT_EQ(t.status, 0) << t.err;
+  EXPECT_EQ(t.out, "run 2 tags: best, meeting\n");
+  Result byTag = run("runs list --tag best --json" + db);
+  ASSERT_EQ(json::parse(byTag.out)["runs"].size(), 1u);
+  EXPECT_EQ(json::parse(byTag.out)["runs"][0]["id"], 2);
+  Result byMethod = run("runs list --method heft --kind place --json" + db);
+  ASSERT_EQ(json::parse(byMethod.out)["runs"].size(), 1u);
+  EXPECT_EQ(json::parse(byMethod.out)["runs"][0]["id"], 3);
+  ASSERT_EQ(run("runs tag 2 meeting --remove" + db).out, "run 2 tags: best\n");
+  Result d = run("runs delete 1 2" + db);
+  ASSERT_EQ(d.status, 0) << d.err;
+  EXPECT_EQ(d.out, "deleted run 1\ndeleted run 2\n");
+  Result left = run("runs list --json" + db);
+  ASSERT_EQ(json::parse(left.out)["runs"].size(), 1u);
+  expectBadInput("runs show 2" + db, {"run 2", "no such run"});
+  expectBadInput("runs delete 3 7" + db, {"run 7", "no such run"});
+  EXPECT_EQ(json::parse(run("runs list --json" + db).out)["runs"].size(), 1u);  // all or none
+  expectBadInput("runs list --kind dance" + db, {"unknown run kind 'dance'"});
+  expectBadInput("runs list --db " + path("typo.sqlite"), {"typo.sqlite", "no such file"});
+  EXPECT_FALSE(fs::exists(path("typo.sqlite")));
+}
+
+// A --db that cannot hold runs: exit 2 with one line naming it, and the file is byte-identical.
+TEST_F(Cli, BadDatabaseIsRefusedAndLeftUnchanged) {
+  const std::string place = "place --graph " + kGraphs + "chain_mm_112nodes.txt --devices 4 --db ";
+  std::string garbage(5000, '\0');
+  for (std::size_t i = 0; i < garbage.size(); ++i)
+    garbage[i] = static_cast<char>((i * 7919 + 13) % 251);
+  const std::string g = write("garbage.sqlite", garbage);
+  expectBadInput(place + g, {"garbage.sqlite", "not an SQLite database"});
+  expectBadInput("runs list --db " + g, {"garbage.sqlite", "not an SQLite database"});
+  EXPECT_EQ(slurp(g), garbage);
+
+  const std::string newer = path("newer.sqlite");
+  { doppler::sessions::RunStore s(newer); }
+  {
+    doppler::sessions::Db raw(newer, SQLITE_OPEN_READWRITE);
+    raw.exec("PRAGMA user_version = 99");
+  }
+  const std::string newerBytes = slurp(newer);
+  expectBadInput(place + newer, {"newer.sqlite", "newer Doppler Studio", "schema version 99"});
+  EXPECT_EQ(slurp(newer), newerBytes);
+
+  // A real session cut short.
+  ASSERT_EQ(run(place + path("whole.sqlite")).status, 0);
+  const std::string cut = write("cut.sqlite", slurp(path("whole.sqlite")).substr(0, 6000));
+  expectBadInput(place + cut, {"cut.sqlite", "damaged", "truncated"});
+  EXPECT_EQ(slurp(cut).size(), 6000u);
+
+  // Places where no file can be created: under a regular file, in a missing directory, in /proc.
+  expectBadInput(place + g + "/runs.sqlite",
+                 {"garbage.sqlite/runs.sqlite", "cannot create", "not a directory"});
+  expectBadInput(place + path("missing/runs.sqlite"), {"missing/runs.sqlite", "cannot create"});
+  expectBadInput(place + "/proc/doppler-runs.sqlite",
+                 {"/proc/doppler-runs.sqlite", "cannot create"});
+  EXPECT_EQ(slurp(g), garbage);
 }
 
 }  // namespace
