@@ -9,6 +9,10 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # The run store (sessions/): SQLite, and OpenSSL's libcrypto for SHA-256 content hashes.
   libsqlite3-dev libssl-dev
+  # The studio (views/, app/studio): Qt 6 Widgets, Charts (needs the OpenGL dev package), Svg and
+  # Test; Graphviz for graph layout; a font so offscreen grabs and tests render text.
+  qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgraphviz-dev graphviz
+  fonts-dejavu-core
 )
 # The fuzz targets need clang with libFuzzer (scripts/fuzz.sh asks for them).
 if [[ "${DOPPLER_FUZZ_DEPS:-0}" == 1 ]]; then

@@ -1,0 +1,38 @@
+#pragma once
+// Placing and simulating a graph exactly as `doppler place` does (same method registry, the same
+// seed for the method and the simulator's noise, the same validation), producing the snapshot
+// the views show. Plain C++: runs on the GUI thread for list schedulers (a few milliseconds at
+// 500 nodes) and on the placement worker for search methods.
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "core/heuristics/method.h"
+#include "views/common/snapshot.h"
+
+namespace doppler::studio {
+
+// The device set `doppler ... --devices SPEC` loads: a device-set/1 file, a preset name, or a
+// count of identical default devices. Throws InputError.
+DeviceSet loadDevicesSpec(const std::string& spec);
+
+struct PlacementInputs {
+  std::shared_ptr<const DataflowGraph> graph;
+  std::shared_ptr<const DeviceSet> devices;
+  std::shared_ptr<const CostTable> costs;
+  std::string devicesSpec;
+  double lowerBound = 0;
+};
+
+// Builds the cost table and lower bound; throws InputError if the graph does not fit the devices.
+PlacementInputs makeInputs(std::shared_ptr<const DataflowGraph> graph,
+                           std::shared_ptr<const DeviceSet> devices, std::string spec);
+
+// Throws InputError on a bad setting. `previous` (may be null) is the placement shown before; if
+// it is of the same graph on as many devices, the result records the makespan change and the
+// nodes that moved.
+views::SnapshotPtr computePlacement(const PlacementInputs& in, const views::PlacementSettings& s,
+                                    const std::atomic<bool>* cancel, ProgressFn progress,
+                                    const views::PlacementSnapshot* previous);
+
+}  // namespace doppler::studio

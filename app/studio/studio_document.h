@@ -1,0 +1,80 @@
+#pragma once
+// The studio's document and controller: the open graph, the device set and the placement
+// settings, and the current placement computed from them. Loading never destroys what is open
+// until the new input has been read and checked; a bad file leaves everything as it was and
+// reports one message naming the file, the place in it and the problem.
+//
+// List schedulers are placed on the calling (GUI) thread, within milliseconds; search methods go
+// to the placement worker on its own QThread, with progress, cancel, and results of superseded
+// jobs dropped.
+#include <QObject>
+#include <QString>
+#include <QThread>
+#include <atomic>
+#include <memory>
+
+#include "app/studio/placement_compute.h"
+#include "app/studio/placement_worker.h"
+
+namespace doppler::studio {
+
+class StudioDocument : public QObject {
+  Q_OBJECT
+ public:
+  explicit StudioDocument(QObject* parent = nullptr);
+  ~StudioDocument() override;
+
+  // Opens a graph (dataflow-graph/1 JSON or Doppler text) or a device set (device-set/1),
+  // detected by content. On failure returns false and sets *error; nothing changes.
+  bool openFile(const QString& path, QString* error);
+  bool openGraphFile(const QString& path, QString* error);
+  // A device-set/1 file, a preset name or a count (as `doppler --devices`).
+  bool setDevicesSpec(const QString& spec, QString* error);
+  // A graph built in memory (the workload generator, the demo).
+  bool setGraph(DataflowGraph graph, const QString& source, QString* error);
+  // The demo: LLaMA attention block (generated, paper widths) on 4 x P100, critical path.
+  bool loadDemo(QString* error);
+
+  void setSettings(const views::PlacementSettings& settings);
+  const views::PlacementSettings& settings() const { return settings_; }
+  // Places again with the current settings (a search reruns with the same seed).
+  void recompute();
+  // Stops a running search; its best placement so far is shown, marked cancelled.
+  void cancel();
+  // Blocks until no search runs (tests, grabs).
+  bool waitIdle(int timeout_ms);
+
+  views::SnapshotPtr snapshot() const { return snapshot_; }
+  std::shared_ptr<const DataflowGraph> graph() const { return inputs_.graph; }
+  std::shared_ptr<const DeviceSet> devices() const { return inputs_.devices; }
+  QString devicesSpec() const { return QString::fromStdString(inputs_.devicesSpec); }
+  QString graphSource() const { return graphSource_; }  // a path, or "generated: kind"
+  bool busy() const { return busyId_ != 0; }
+
+ Q_SIGNALS:
+  void graphChanged();
+  void devicesChanged();
+  void snapshotChanged();
+  void busyChanged(bool busy);
+  void progress(long done, long total, double best_us);
+  void computeFailed(const QString& message);
+
+ private:
+  bool commit(PlacementInputs inputs, const QString& graphSource, bool graphChanged,
+              bool devicesChanged);
+  // Cancels a running search and drops its result (a newer request supersedes it).
+  void abandon();
+  void onWorkerFinished(int id, views::SnapshotPtr snapshot, const QString& error);
+
+  PlacementInputs inputs_;
+  QString graphSource_;
+  views::PlacementSettings settings_;
+  views::SnapshotPtr snapshot_;
+  QThread thread_;
+  PlacementWorker* worker_;
+  int nextId_ = 1;
+  int busyId_ = 0;
+  std::shared_ptr<std::atomic<bool>> cancel_;
+};
+
+}  // namespace doppler::studio

@@ -1,0 +1,132 @@
+// MainWindow::grabAll: the screenshots scripts/grab_views.sh saves (every view and the whole
+// window on the demo, then with a selection, a range, a tuner change, the help overlay, the dark
+// theme, presentation mode and a bad file).
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QThread>
+
+#include "app/studio/help_overlay.h"
+#include "app/studio/main_window.h"
+#include "app/studio/studio_document.h"
+#include "views/common/critical_path.h"
+#include "views/common/image_export.h"
+#include "views/common/selection_state.h"
+#include "views/graph/graph_view.h"
+#include "views/timeline/timeline_view.h"
+#include "views/tuner/tuner_widget.h"
+
+namespace doppler::studio {
+
+namespace {
+void settle(int ms = 150) {
+  QElapsedTimer t;
+  t.start();
+  while (t.elapsed() < ms) {
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    QThread::msleep(5);
+  }
+}
+}  // namespace
+
+QStringList MainWindow::grabAll(const QString& dir) {
+  QStringList files;
+  QDir().mkpath(dir);
+  auto save = [&](QWidget* w, const QString& name) {
+    settle();
+    const QString path = QDir(dir).filePath(name);
+    // Opaque RGB at the highest compression: the smallest files for docs/screenshots.
+    if (w->grab().toImage().convertToFormat(QImage::Format_RGB888).save(path, "PNG", 0))
+      files << path;
+  };
+  waitSettled(120000);
+  graphView_->fitAll();
+  timelineView_->fit();
+  save(this, QStringLiteral("window.png"));
+  save(graphView_, QStringLiteral("graph.png"));
+  save(timelineView_, QStringLiteral("timeline.png"));
+  save(tunerDock_, QStringLiteral("tuner.png"));
+
+  // A selection in the middle of the critical path, a hovered neighbour and a dragged range.
+  if (const views::SnapshotPtr s = document_->snapshot()) {
+    const views::CriticalPath cp = views::criticalPath(*s->graph, s->sim.schedule);
+    int v = cp.nodes.empty() ? 0 : cp.nodes[cp.nodes.size() / 2];
+    // Prefer a node with a cross-device input so the flow arrows show.
+    for (size_t i = cp.nodes.size() / 3; i < cp.nodes.size(); ++i) {
+      bool cross = false;
+      for (int e : s->graph->inEdges(cp.nodes[i]))
+        cross = cross || s->assignment[s->graph->edge(e).src] != s->assignment[cp.nodes[i]];
+      if (cross) {
+        v = cp.nodes[i];
+        break;
+      }
+    }
+    selection_->setSelected(v);
+    const auto& node = s->sim.schedule.nodes[v];
+    timelineView_->setRange(std::make_pair(std::max(0.0, node.start_us - s->makespan() * 0.12),
+                                           node.finish_us + s->makespan() * 0.12));
+    save(this, QStringLiteral("window-selection.png"));
+    save(graphView_, QStringLiteral("graph-selection.png"));
+    save(timelineView_, QStringLiteral("timeline-selection.png"));
+    // The same node at 100 %: labels, the selection ring and its highlighted edges.
+    graphView_->zoomBy(1.0 / graphView_->zoom());
+    graphView_->centerOn(graphView_->graphScene()->nodeRect(v).center());
+    save(graphView_, QStringLiteral("graph-zoomed.png"));
+    graphView_->fitAll();
+    devicesDock_->raise();
+    save(devicesDock_, QStringLiteral("devices-range.png"));
+    detailsDock_->raise();
+    save(detailsDock_, QStringLiteral("details.png"));
+    timelineView_->setRange(std::nullopt);
+    selection_->setSelected(-1);
+  }
+
+  // A tuner change, as a user would make it: communication left out of the priorities.
+  if (auto* wComm = tuner_->findChild<QDoubleSpinBox*>(QStringLiteral("param_w_comm"))) {
+    wComm->setValue(0);
+    waitSettled(60000);
+    save(this, QStringLiteral("window-tuned.png"));
+    save(tunerDock_, QStringLiteral("tuner-change.png"));
+    save(graphView_, QStringLiteral("graph-moved.png"));
+  }
+
+  // Clean exports (what Copy Image and File > Export produce).
+  for (views::ImageSource* source : {static_cast<views::ImageSource*>(graphView_),
+                                     static_cast<views::ImageSource*>(timelineView_)}) {
+    const QString path = QDir(dir).filePath(source->imageName() + QStringLiteral("-export.png"));
+    if (views::savePng(*source, path).isEmpty()) files << path;
+  }
+
+  help_->toggle();
+  save(this, QStringLiteral("help.png"));
+  help_->toggle();
+
+  setDarkTheme(true);
+  save(this, QStringLiteral("window-dark.png"));
+  setDarkTheme(false);
+
+  setPresentationMode(true);
+  settle(300);
+  save(this, QStringLiteral("presentation.png"));
+  setPresentationMode(false);
+  settle(300);
+
+  // A bad file: the message names the file and the problem; the graph stays open.
+  QTemporaryDir tmp;
+  const QString bad = tmp.filePath(QStringLiteral("broken-graph.json"));
+  QFile f(bad);
+  if (f.open(QIODevice::WriteOnly)) {
+    f.write(R"({"format": "dataflow-graph/1", "nodes": [{"id": "a", "flops": -5}], "edges": []})");
+    f.close();
+  }
+  openFile(bad);
+  save(this, QStringLiteral("window-bad-file.png"));
+  return files;
+}
+
+}  // namespace doppler::studio

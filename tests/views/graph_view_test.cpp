@@ -1,0 +1,171 @@
+// The graph view: Graphviz layout, zoom and fit by keys and wheel, click and hover selection in
+// sync with SelectionState, search, critical path, minimap and exports.
+#include "views/graph/graph_view.h"
+
+#include <QLineEdit>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "tests/views/synthetic.h"
+#include "views/common/image_export.h"
+#include "views/common/selection_state.h"
+
+using namespace doppler;
+using namespace doppler::views;
+
+namespace {
+void sendMouse(QWidget* w, QEvent::Type type, QPoint pos, Qt::MouseButton button,
+               Qt::MouseButtons buttons) {
+  QMouseEvent e(type, QPointF(pos), w->mapToGlobal(QPointF(pos)), button, buttons, Qt::NoModifier);
+  QApplication::sendEvent(w, &e);
+}
+}  // namespace
+
+class GraphViewTest : public QObject {
+  Q_OBJECT
+ private:
+  SelectionState* sel_ = nullptr;
+  GraphView* view_ = nullptr;
+  SnapshotPtr snapshot_;
+  int layouts_ = 0;
+
+ private Q_SLOTS:
+  void init() {
+    sel_ = new SelectionState;
+    view_ = new GraphView(sel_);
+    // The studio sends requests to its Graphviz worker; here the test thread is the only one.
+    connect(view_, &GraphView::layoutRequested, view_,
+            [this](std::shared_ptr<const LayoutInput> in) {
+              ++layouts_;
+              view_->setLayoutResult(std::make_shared<LayoutResult>(computeLayout(*in)));
+            });
+    view_->resize(1000, 640);
+    view_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(view_));
+    snapshot_ = testing::workloadSnapshot("chainmm", 4);
+    view_->setSnapshot(snapshot_);
+    QVERIFY(view_->hasLayout());
+  }
+  void cleanup() {
+    delete view_;
+    delete sel_;
+  }
+
+  void layoutPlacesEveryNode() {
+    const LayoutResultPtr layout = view_->graphScene()->layout();
+    QVERIFY(layout->error.isEmpty());
+    QCOMPARE(int(layout->centers.size()), snapshot_->graph->nodeCount());
+    const QRectF scene = view_->graphScene()->sceneRect();
+    for (int v = 0; v < snapshot_->graph->nodeCount(); ++v)
+      QVERIFY(scene.contains(view_->graphScene()->nodeRect(v)));
+    // dot ranks edges downwards: every producer sits above its consumer.
+    for (const Edge& e : snapshot_->graph->edges())
+      QVERIFY(layout->centers[e.src].y() < layout->centers[e.dst].y());
+    // Recolouring for a new placement keeps the layout.
+    view_->setSnapshot(testing::snapshotOf(snapshot_->graph, 2));
+    QCOMPARE(layouts_, 1);
+  }
+
+  void crossDeviceEdgesCounted() {
+    int cross = 0;
+    for (const Edge& e : snapshot_->graph->edges())
+      cross += snapshot_->assignment[e.src] != snapshot_->assignment[e.dst];
+    QCOMPARE(view_->graphScene()->crossEdgeCount(), cross);
+  }
+
+  void keysAndWheelZoom() {
+    const double fit = view_->zoom();
+    QTest::keyClick(view_, Qt::Key_Plus);
+    QVERIFY(std::abs(view_->zoom() - fit * 1.25) < 1e-9);
+    QTest::keyClick(view_, Qt::Key_Minus);
+    QVERIFY(std::abs(view_->zoom() - fit) < 1e-9);
+    const QPoint at(500, 320);
+    QWheelEvent in(QPointF(at), view_->viewport()->mapToGlobal(QPointF(at)), QPoint(),
+                   QPoint(0, 240), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(view_->viewport(), &in);
+    QVERIFY(view_->zoom() > fit * 1.2);
+    QVERIFY(!view_->atFit());
+    // Zoomed in, the minimap shows where the view is.
+    auto* minimap = view_->findChild<QWidget*>("minimap");
+    QVERIFY(minimap && minimap->isVisible());
+    QTest::keyClick(view_, Qt::Key_F);
+    QVERIFY(std::abs(view_->zoom() - fit) < 1e-9);
+    QVERIFY(view_->atFit());
+  }
+
+  void clickSelectsHoverLights() {
+    const int v = 40;
+    const QPoint p = view_->viewportPosOfNode(v);
+    QCOMPARE(view_->nodeAtViewport(p), v);
+    sendMouse(view_->viewport(), QEvent::MouseMove, p, Qt::NoButton, Qt::NoButton);
+    QCOMPARE(sel_->hovered(), v);
+    QCOMPARE(view_->graphScene()->hovered(), v);
+    QTest::mouseClick(view_->viewport(), Qt::LeftButton, Qt::NoModifier, p);
+    QCOMPARE(sel_->selected(), v);
+    QCOMPARE(view_->graphScene()->selected(), v);
+    // From elsewhere (the timeline): the scene follows.
+    sel_->setHovered(7);
+    QCOMPARE(view_->graphScene()->hovered(), 7);
+    sel_->setSelected(8);
+    QCOMPARE(view_->graphScene()->selected(), 8);
+    // A click on empty canvas clears the selection.
+    QTest::mouseClick(view_->viewport(), Qt::LeftButton, Qt::NoModifier,
+                      QPoint(3, view_->viewport()->height() - 3));
+    QCOMPARE(sel_->selected(), -1);
+  }
+
+  void searchFocusesNode() {
+    QTest::keyClick(view_, Qt::Key_F, Qt::ControlModifier);
+    auto* edit = view_->findChild<QLineEdit*>("graphSearch");
+    QVERIFY(edit && edit->isVisible());
+    QTest::keyClicks(edit, "xyz_1_1");
+    const int v = sel_->selected();
+    QVERIFY(v >= 0);
+    QVERIFY(QString::fromStdString(snapshot_->graph->node(v).id).contains("xyz_1_1"));
+    const QPoint p = view_->viewportPosOfNode(v);
+    QVERIFY(view_->viewport()->rect().contains(p));
+    QTest::keyClick(edit, Qt::Key_Return);
+    QVERIFY(sel_->selected() != v);      // next match
+    QCOMPARE(view_->search("add"), 18);  // by op
+  }
+
+  void criticalPathIsAChainToTheMakespan() {
+    const CriticalPath& cp = view_->graphScene()->criticalPath();
+    QVERIFY(cp.nodes.size() >= 2);
+    const Schedule& s = snapshot_->sim.schedule;
+    QCOMPARE(s.nodes[cp.nodes.back()].finish_us, s.makespan_us);
+    for (size_t i = 1; i < cp.nodes.size(); ++i)
+      QVERIFY(s.nodes[cp.nodes[i]].start_us >= s.nodes[cp.nodes[i - 1]].finish_us - 1e-9);
+    QVERIFY(view_->criticalPathVisible());
+    view_->setCriticalPathVisible(false);
+    QVERIFY(!view_->criticalPathVisible());
+  }
+
+  void exports() {
+    QTemporaryDir dir;
+    QCOMPARE(savePng(*view_, dir.filePath("g.png")), QString());
+    QCOMPARE(saveSvg(*view_, dir.filePath("g.svg"), "g"), QString());
+    QImage png(dir.filePath("g.png"));
+    QVERIFY(!png.isNull());
+    // Something besides the background was drawn.
+    int coloured = 0;
+    for (int y = png.height() / 4; y < png.height(); y += 7)
+      for (int x = 0; x < png.width(); x += 7)
+        coloured += QColor(png.pixel(x, y)).hsvSaturation() > 80;
+    QVERIFY(coloured > 20);
+    QVERIFY(QFileInfo(dir.filePath("g.svg")).size() > 5000);
+  }
+
+  void largeGraphLaysOut() {
+    auto g = std::make_shared<const DataflowGraph>(testing::layeredGraph(600, 30));
+    view_->setSnapshot(testing::snapshotOf(g, 4));
+    QVERIFY(view_->hasLayout());
+    QCOMPARE(view_->graphScene()->layout()->centers.size(), size_t(600));
+  }
+};
+
+#include "graph_view_test.moc"
+int runGraphViewTest(int argc, char** argv) {
+  GraphViewTest t;
+  return QTest::qExec(&t, argc, argv);
+}

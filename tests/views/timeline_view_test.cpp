@@ -1,0 +1,195 @@
+// The timeline view driven by keys and the mouse: zoom, pan, fit, select, hover, range, colour,
+// exports, and level-of-detail painting of 100,000 events.
+#include "views/timeline/timeline_view.h"
+
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <nlohmann/json.hpp>
+
+#include "tests/views/synthetic.h"
+#include "views/common/image_export.h"
+#include "views/common/selection_state.h"
+
+using namespace doppler;
+using namespace doppler::views;
+
+namespace {
+
+void sendMouse(QWidget* w, QEvent::Type type, QPoint pos, Qt::MouseButton button,
+               Qt::MouseButtons buttons) {
+  QMouseEvent e(type, QPointF(pos), w->mapToGlobal(QPointF(pos)), button, buttons, Qt::NoModifier);
+  QApplication::sendEvent(w, &e);
+}
+
+}  // namespace
+
+class TimelineViewTest : public QObject {
+  Q_OBJECT
+ private:
+  SelectionState* sel_ = nullptr;
+  TimelineView* view_ = nullptr;
+  SnapshotPtr snapshot_;
+  double span() const { return view_->visibleEnd() - view_->visibleStart(); }
+
+ private Q_SLOTS:
+  void init() {
+    sel_ = new SelectionState;
+    view_ = new TimelineView(sel_);
+    view_->resize(1100, 520);
+    view_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(view_));
+    snapshot_ = testing::workloadSnapshot("llama-block", 4);
+    view_->setSnapshot(snapshot_);
+  }
+  void cleanup() {
+    delete view_;
+    delete sel_;
+  }
+
+  void fitShowsWholeSchedule() {
+    QVERIFY(view_->visibleStart() <= 0);
+    QVERIFY(view_->visibleEnd() >= snapshot_->makespan());
+    QVERIFY(span() < snapshot_->makespan() * 1.2);
+    // One lane per device, then one per directed link that carried a transfer.
+    const TimelineData* d = view_->data();
+    QCOMPARE(d->computeLanes, 4);
+    QCOMPARE(d->eventCount,
+             snapshot_->graph->nodeCount() + snapshot_->sim.schedule.transfers.size());
+  }
+
+  void keysZoomPanFit() {
+    const double full = span();
+    QTest::keyClick(view_, Qt::Key_W);
+    QVERIFY(std::abs(span() - full / 1.5) < full * 1e-6);
+    QTest::keyClick(view_, Qt::Key_W);
+    const double zoomed = span();
+    const double start = view_->visibleStart();
+    QTest::keyClick(view_, Qt::Key_D);
+    QVERIFY(view_->visibleStart() > start);
+    QTest::keyClick(view_, Qt::Key_A);
+    QTest::keyClick(view_, Qt::Key_A);
+    QVERIFY(view_->visibleStart() < start);
+    QTest::keyClick(view_, Qt::Key_S);
+    QVERIFY(std::abs(span() - zoomed * 1.5) < full * 1e-6);
+    QTest::keyClick(view_, Qt::Key_F);
+    QVERIFY(std::abs(span() - full) < full * 1e-6);
+  }
+
+  void wheelZooms() {
+    const double full = span();
+    const QPoint at(600, 200);
+    const double tAt = view_->timeAtX(at.x());
+    QWheelEvent in(QPointF(at), view_->viewport()->mapToGlobal(QPointF(at)), QPoint(),
+                   QPoint(0, 240), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(view_->viewport(), &in);
+    QVERIFY(span() < full * 0.8);
+    QVERIFY(std::abs(view_->timeAtX(at.x()) - tAt) < full * 1e-3);  // zoom around the mouse
+  }
+
+  void clickSelectsAndHoverLights() {
+    // A long compute bar.
+    int v = -1;
+    double longest = 0;
+    for (const NodeSpan& n : snapshot_->sim.schedule.nodes)
+      if (n.finish_us - n.start_us > longest) {
+        longest = n.finish_us - n.start_us;
+        v = n.node;
+      }
+    const QPoint p = view_->pointOfNode(v);
+    QVERIFY(p.x() >= 0);
+    QCOMPARE(view_->nodeAt(p), v);
+    sendMouse(view_->viewport(), QEvent::MouseMove, p, Qt::NoButton, Qt::NoButton);
+    QCOMPARE(sel_->hovered(), v);
+    QTest::mouseClick(view_->viewport(), Qt::LeftButton, Qt::NoModifier, p);
+    QCOMPARE(sel_->selected(), v);
+    QCOMPARE(view_->selectedNode(), v);
+    // Empty space clears the selection.
+    QTest::mouseClick(view_->viewport(), Qt::LeftButton, Qt::NoModifier,
+                      QPoint(5, view_->viewport()->height() - 3));
+    QCOMPARE(sel_->selected(), -1);
+    // The reverse: hovering elsewhere (the graph) lights the bar here.
+    sel_->setHovered(v);
+    QCOMPARE(view_->hoveredNode(), v);
+  }
+
+  void externalSelectionBringsBarIntoView() {
+    for (int i = 0; i < 6; ++i) QTest::keyClick(view_, Qt::Key_W);
+    // The node that finishes last is off screen after zooming in around the centre.
+    int last = 0;
+    for (const NodeSpan& n : snapshot_->sim.schedule.nodes)
+      if (n.finish_us > snapshot_->sim.schedule.nodes[last].finish_us) last = n.node;
+    QVERIFY(view_->pointOfNode(last).x() < 0);
+    sel_->setSelected(last);
+    QVERIFY(view_->pointOfNode(last).x() >= 0);
+  }
+
+  void dragSelectsRangeWithUtilization() {
+    QSignalSpy spy(view_, &TimelineView::rangeChanged);
+    const TimelineGeometry g = view_->geometry();
+    const int y = g.lanesTop + 30;
+    const QPoint a(g.plotLeft + 100, y), b(g.plotLeft + 500, y);
+    sendMouse(view_->viewport(), QEvent::MouseButtonPress, a, Qt::LeftButton, Qt::LeftButton);
+    sendMouse(view_->viewport(), QEvent::MouseMove, a + QPoint(50, 0), Qt::NoButton,
+              Qt::LeftButton);
+    sendMouse(view_->viewport(), QEvent::MouseMove, b, Qt::NoButton, Qt::LeftButton);
+    sendMouse(view_->viewport(), QEvent::MouseButtonRelease, b, Qt::LeftButton, Qt::NoButton);
+    QVERIFY(view_->range().has_value());
+    QVERIFY(!spy.isEmpty());
+    const auto [t0, t1] = *view_->range();
+    QVERIFY(std::abs(t0 - view_->timeAtX(a.x())) < 1e-6 * snapshot_->makespan());
+    QVERIFY(std::abs(t1 - view_->timeAtX(b.x())) < 1e-6 * snapshot_->makespan());
+    const auto expected = deviceRangeStats(snapshot_->sim.schedule, 4, t0, t1);
+    QCOMPARE(view_->rangeStats().size(), size_t(4));
+    for (int d = 0; d < 4; ++d) {
+      QCOMPARE(view_->rangeStats()[d].busy_us, expected[d].busy_us);
+      QVERIFY(view_->rangeStats()[d].idle_us >= 0);
+    }
+    QTest::keyClick(view_, Qt::Key_Escape);
+    QVERIFY(!view_->range().has_value());
+  }
+
+  void colourModeToggles() {
+    QCOMPARE(view_->colorMode(), TimelineColorMode::OpKind);
+    QTest::keyClick(view_, Qt::Key_C);
+    QCOMPARE(view_->colorMode(), TimelineColorMode::Node);
+  }
+
+  void exports() {
+    QTemporaryDir dir;
+    const QString trace = dir.filePath("t.json");
+    QCOMPARE(view_->exportChromeTrace(trace), QString());
+    QFile f(trace);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const auto json = nlohmann::json::parse(f.readAll().toStdString());
+    QVERIFY(!json.empty());
+    QCOMPARE(savePng(*view_, dir.filePath("t.png")), QString());
+    QCOMPARE(saveSvg(*view_, dir.filePath("t.svg"), "t"), QString());
+    QImage png(dir.filePath("t.png"));
+    QVERIFY(!png.isNull());
+    QCOMPARE(png.width(), view_->cleanImageSize().width());
+    QVERIFY(QFileInfo(dir.filePath("t.svg")).size() > 1000);
+  }
+
+  void levelOfDetail100kEvents() {
+    auto big = testing::bigTimelineSnapshot(100000, 8);
+    view_->setSnapshot(big);
+    QVERIFY(view_->data()->eventCount >= 99000);
+    QElapsedTimer t;
+    t.start();
+    const int frames = 5;
+    for (int i = 0; i < frames; ++i) view_->viewport()->repaint();
+    const double ms = t.nsecsElapsed() / 1e6 / frames;
+    qInfo("timeline repaint with %zu events: %.2f ms per frame", view_->data()->eventCount, ms);
+    QVERIFY2(ms < 250, "painting 100,000 events is far too slow");
+    // Zoomed in, bars are drawn individually and hit tests still work.
+    for (int i = 0; i < 12; ++i) QTest::keyClick(view_, Qt::Key_W);
+    view_->viewport()->repaint();
+  }
+};
+
+#include "timeline_view_test.moc"
+int runTimelineViewTest(int argc, char** argv) {
+  TimelineViewTest t;
+  return QTest::qExec(&t, argc, argv);
+}

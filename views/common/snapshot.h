@@ -1,0 +1,62 @@
+#pragma once
+// What every view shows: one graph placed on one device set and simulated, as immutable plain
+// data. Snapshots cross threads (the placement worker builds them) and are shared by the views
+// through std::shared_ptr<const PlacementSnapshot>; nothing in here refers to Qt.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/graph/dataflow_graph.h"
+#include "core/graph/device_set.h"
+#include "core/heuristics/method.h"
+#include "core/sim/cost_table.h"
+#include "core/sim/schedule.h"
+#include "core/sim/simulator.h"
+
+namespace doppler::views {
+
+// The settings the heuristic tuner edits; together with a graph and a device set they determine
+// a placement exactly as `doppler place` computes it.
+struct PlacementSettings {
+  std::string method = "critical-path";
+  ParamValues params;  // only the values that differ from the method's defaults need be here
+  CostModel cost_model = CostModel::Reference;
+  double noise = 0;
+  uint64_t seed = 1;
+  long budget = 5000;
+  bool operator==(const PlacementSettings&) const = default;
+};
+
+struct PlacementSnapshot {
+  std::shared_ptr<const DataflowGraph> graph;
+  std::shared_ptr<const DeviceSet> devices;
+  std::shared_ptr<const CostTable> costs;  // of graph on devices
+  std::string devices_spec;                // what was asked for: a preset, a count or a file
+  PlacementSettings settings;
+  ParamValues resolved_params;  // every parameter of the method, defaults filled in
+  Assignment assignment;
+  SimResult sim;
+  std::optional<double> planned_makespan_us;
+  double lower_bound_us = 0;
+  long evaluations = 0;
+  bool cancelled = false;
+  double compute_ms = 0;  // wall time of place + simulate
+
+  // The previous placement of the same graph on the same number of devices, if any: the tuner
+  // shows the change against it and the graph view outlines the nodes that moved.
+  std::optional<double> previous_makespan_us;
+  std::vector<int> moved;  // nodes whose device differs from the previous placement
+
+  double makespan() const { return sim.schedule.makespan_us; }
+  double meanUtilization() const {
+    double s = 0;
+    for (double u : sim.utilization) s += u;
+    return sim.utilization.empty() ? 0 : s / static_cast<double>(sim.utilization.size());
+  }
+};
+
+using SnapshotPtr = std::shared_ptr<const PlacementSnapshot>;
+
+}  // namespace doppler::views

@@ -1,0 +1,164 @@
+#include "views/graph/graph_layout.h"
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+#include <QElapsedTimer>
+#include <QFont>
+#include <QFontMetricsF>
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "views/common/node_details.h"
+
+namespace doppler::views {
+namespace {
+
+uint64_t mix(uint64_t h, uint64_t x) {
+  h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  return h;
+}
+uint64_t hashString(uint64_t h, const std::string& s) {
+  uint64_t f = 1469598103934665603ull;
+  for (unsigned char c : s) f = (f ^ c) * 1099511628211ull;
+  return mix(h, f);
+}
+
+// Graphviz wants char* for names and attribute values it never modifies.
+char* cs(const char* s) {
+  return const_cast<char*>(s);
+}
+
+void gridFallback(const LayoutInput& in, LayoutResult& out) {
+  const int n = in.nodeCount();
+  const int cols = std::max(1, static_cast<int>(std::ceil(std::sqrt(n))));
+  out.centers.resize(n);
+  for (int v = 0; v < n; ++v)
+    out.centers[v] = QPointF(60.0 + (v % cols) * 90, 30.0 + (v / cols) * 40);
+  out.width = cols * 90 + 60;
+  out.height = (n / cols + 1) * 40 + 30;
+  out.splines.assign(in.edges.size(), {});
+  out.arrowTip.resize(in.edges.size());
+  for (size_t e = 0; e < in.edges.size(); ++e) {
+    const QPointF a = out.centers[in.edges[e].first], b = out.centers[in.edges[e].second];
+    out.splines[e] = {a, a + (b - a) / 3, a + (b - a) * 2 / 3, b};
+    out.arrowTip[e] = b;
+  }
+}
+
+}  // namespace
+
+uint64_t graphHash(const DataflowGraph& g) {
+  uint64_t h = mix(0x243f6a8885a308d3ull, static_cast<uint64_t>(g.nodeCount()));
+  for (const Node& n : g.nodes()) h = hashString(hashString(h, n.id), n.op);
+  for (const Edge& e : g.edges())
+    h = mix(mix(h, static_cast<uint64_t>(e.src)), static_cast<uint64_t>(e.dst));
+  return h;
+}
+
+LayoutInput makeLayoutInput(const DataflowGraph& g, const QFont& font) {
+  LayoutInput in;
+  QFontMetricsF fm(font);
+  const int n = g.nodeCount();
+  in.width_pt.resize(n);
+  in.height_pt.resize(n);
+  // Scene units are points; node boxes fit their label with a margin.
+  const double h = std::ceil(fm.height() + 10);
+  uint64_t hash = graphHash(g);
+  for (int v = 0; v < n; ++v) {
+    const double w = std::max(h * 1.6, std::ceil(fm.horizontalAdvance(nodeLabel(g, v)) + 16));
+    in.width_pt[v] = w;
+    in.height_pt[v] = h;
+    hash = mix(hash, static_cast<uint64_t>(w * 16));
+  }
+  in.hash = mix(hash, static_cast<uint64_t>(h * 16));
+  in.edges.reserve(g.edgeCount());
+  for (const Edge& e : g.edges()) in.edges.emplace_back(e.src, e.dst);
+  return in;
+}
+
+LayoutResult computeLayout(const LayoutInput& in) {
+  QElapsedTimer timer;
+  timer.start();
+  LayoutResult out;
+  out.hash = in.hash;
+  const int n = in.nodeCount();
+  if (n == 0) return out;
+
+  GVC_t* gvc = gvContext();
+  Agraph_t* g = agopen(cs("g"), Agdirected, nullptr);
+  agsafeset(g, cs("rankdir"), cs("TB"), cs(""));
+  agsafeset(g, cs("nodesep"), cs("0.15"), cs(""));
+  agsafeset(g, cs("ranksep"), cs("0.35"), cs(""));
+  // Large graphs: straight edge routing and fewer crossing-minimisation passes keep dot within
+  // a few seconds; small graphs get Bézier splines.
+  if (n > 1500) {
+    agsafeset(g, cs("splines"), cs("line"), cs(""));
+    agsafeset(g, cs("mclimit"), cs("0.5"), cs(""));
+  }
+  Agsym_t* shape = agattr(g, AGNODE, cs("shape"), cs("box"));
+  Agsym_t* fixed = agattr(g, AGNODE, cs("fixedsize"), cs("true"));
+  Agsym_t* label = agattr(g, AGNODE, cs("label"), cs(""));
+  Agsym_t* width = agattr(g, AGNODE, cs("width"), cs("1"));
+  Agsym_t* height = agattr(g, AGNODE, cs("height"), cs("0.3"));
+  Agsym_t* arrowsize = agattr(g, AGEDGE, cs("arrowsize"), cs("0.6"));
+  (void)shape;
+  (void)fixed;
+  (void)label;
+  (void)arrowsize;
+  std::vector<Agnode_t*> nodes(n);
+  for (int v = 0; v < n; ++v) {
+    std::string name = "n";
+    name += std::to_string(v);
+    nodes[v] = agnode(g, cs(name.c_str()), 1);
+    agxset(nodes[v], width, cs(std::to_string(in.width_pt[v] / 72.0).c_str()));
+    agxset(nodes[v], height, cs(std::to_string(in.height_pt[v] / 72.0).c_str()));
+  }
+  std::vector<Agedge_t*> edges(in.edges.size());
+  for (size_t e = 0; e < in.edges.size(); ++e)
+    edges[e] = agedge(g, nodes[in.edges[e].first], nodes[in.edges[e].second], nullptr, 1);
+
+  if (gvLayout(gvc, g, "dot") != 0) {
+    out.error = QStringLiteral("Graphviz dot layout failed");
+    agclose(g);
+    gvFreeContext(gvc);
+    gridFallback(in, out);
+    out.seconds = timer.nsecsElapsed() / 1e9;
+    return out;
+  }
+  const boxf bb = GD_bb(g);
+  out.width = bb.UR.x - bb.LL.x;
+  out.height = bb.UR.y - bb.LL.y;
+  auto map = [&](pointf p) { return QPointF(p.x - bb.LL.x, bb.UR.y - p.y); };  // y down
+  out.centers.resize(n);
+  for (int v = 0; v < n; ++v) out.centers[v] = map(ND_coord(nodes[v]));
+  out.splines.resize(edges.size());
+  out.arrowTip.resize(edges.size());
+  for (size_t e = 0; e < edges.size(); ++e) {
+    const splines* spl = ED_spl(edges[e]);
+    std::vector<QPointF>& pts = out.splines[e];
+    const QPointF head = out.centers[in.edges[e].second];
+    out.arrowTip[e] = head;
+    if (spl && spl->size > 0) {
+      const bezier& bz = spl->list[0];
+      pts.reserve(bz.size);
+      for (int i = 0; i < bz.size; ++i) pts.push_back(map(bz.list[i]));
+      if (bz.eflag)
+        out.arrowTip[e] = map(bz.ep);
+      else if (!pts.empty())
+        out.arrowTip[e] = pts.back();
+    }
+    if (pts.size() < 4) {
+      const QPointF a = out.centers[in.edges[e].first];
+      pts = {a, a + (head - a) / 3, a + (head - a) * 2 / 3, head};
+    }
+  }
+  gvFreeLayout(gvc, g);
+  agclose(g);
+  gvFreeContext(gvc);
+  out.seconds = timer.nsecsElapsed() / 1e9;
+  return out;
+}
+
+}  // namespace doppler::views

@@ -1,0 +1,72 @@
+#pragma once
+// The dataflow graph as a QGraphicsScene: one item per node (coloured by device, labelled by op)
+// and per edge (cross-device edges dark and as thick as their transfer is long, same-device edges
+// thin and light), positioned by a Graphviz layout. Placement changes recolour the items in place;
+// only a new graph needs a new layout.
+#include <QGraphicsScene>
+#include <vector>
+
+#include "views/common/critical_path.h"
+#include "views/common/snapshot.h"
+#include "views/graph/graph_layout.h"
+
+namespace doppler::views {
+
+class NodeItem;
+class EdgeItem;
+
+class GraphScene : public QGraphicsScene {
+  Q_OBJECT
+ public:
+  explicit GraphScene(QObject* parent = nullptr);
+  ~GraphScene() override;
+
+  // A new graph: items are built when its layout arrives (setLayout with a matching hash).
+  void setGraph(std::shared_ptr<const DataflowGraph> graph, uint64_t layoutHash);
+  // Ignored unless result->hash matches the graph's layout hash.
+  bool setLayout(LayoutResultPtr result);
+  void setSnapshot(SnapshotPtr snapshot);
+  void setCriticalPathVisible(bool on);
+  void setHovered(int node);
+  void setSelected(int node);
+  // Nodes drawn with a marker (search matches).
+  void setMarked(const std::vector<int>& nodes);
+
+  bool hasLayout() const { return !nodes_.empty() || (graph_ && graph_->nodeCount() == 0); }
+  uint64_t layoutHash() const { return hash_; }
+  const std::shared_ptr<const DataflowGraph>& graph() const { return graph_; }
+  const SnapshotPtr& snapshot() const { return snapshot_; }
+  const CriticalPath& criticalPath() const { return critical_; }
+  bool criticalPathVisible() const { return showCritical_; }
+  LayoutResultPtr layout() const { return layout_; }
+
+  int nodeAt(const QPointF& scenePos) const;  // -1 if none
+  QRectF nodeRect(int node) const;            // scene coordinates; empty if no layout
+  int movedCount() const;
+  int hovered() const { return hovered_; }
+  int selected() const { return selected_; }
+  int crossEdgeCount() const { return crossEdges_; }
+
+ Q_SIGNALS:
+  // Emitted after items were (re)built or restyled, so views can refresh caches (the minimap).
+  void contentChanged();
+
+ private:
+  void build();
+  void restyle();
+  void highlightNeighbours(int node, bool on);
+
+  std::shared_ptr<const DataflowGraph> graph_;
+  uint64_t hash_ = 0;
+  LayoutResultPtr layout_;
+  SnapshotPtr snapshot_;
+  CriticalPath critical_;
+  bool showCritical_ = true;
+  int hovered_ = -1, selected_ = -1;
+  int crossEdges_ = 0;
+  std::vector<NodeItem*> nodes_;
+  std::vector<EdgeItem*> edges_;
+  std::vector<int> marked_;
+};
+
+}  // namespace doppler::views

@@ -1,0 +1,513 @@
+#include "views/graph/graph_view.h"
+
+#include <QApplication>
+#include <QContextMenuEvent>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPainter>
+#include <QScrollBar>
+#include <QToolTip>
+#include <algorithm>
+#include <cmath>
+
+#include "views/common/node_details.h"
+#include "views/common/selection_state.h"
+#include "views/common/theme.h"
+
+namespace doppler::views {
+
+// A small overview of the whole graph with the visible area outlined; click or drag to move.
+class GraphMinimap : public QWidget {
+ public:
+  explicit GraphMinimap(GraphView* view) : QWidget(view), view_(view) {
+    setObjectName(QStringLiteral("minimap"));
+    setCursor(Qt::PointingHandCursor);
+    hide();
+  }
+  void invalidate() {
+    dirty_ = true;
+    update();
+  }
+
+ protected:
+  void paintEvent(QPaintEvent*) override {
+    GraphScene* scene = view_->graphScene();
+    const Theme& t = Theme::current();
+    const QRectF sr = scene->sceneRect();
+    if (sr.isEmpty()) return;
+    if (dirty_ || cache_.size() != size() * devicePixelRatioF()) {
+      cache_ = QPixmap(size() * devicePixelRatioF());
+      cache_.setDevicePixelRatio(devicePixelRatioF());
+      cache_.fill(t.panel);
+      QPainter cp(&cache_);
+      cp.setRenderHint(QPainter::Antialiasing);
+      scene->render(&cp, QRectF(2, 2, width() - 4, height() - 4), sr, Qt::KeepAspectRatio);
+      dirty_ = false;
+    }
+    QPainter p(this);
+    p.drawPixmap(0, 0, cache_);
+    p.setPen(QPen(t.mutedText, 1));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(rect().adjusted(0, 0, -1, -1));
+    const QRectF visible = view_->mapToScene(view_->viewport()->rect()).boundingRect();
+    p.setPen(QPen(t.rangeEdge, 1.5));
+    p.setBrush(t.rangeFill);
+    p.drawRect(toMini(visible).intersected(QRectF(rect())));
+  }
+  void mousePressEvent(QMouseEvent* e) override { moveTo(e->position()); }
+  void mouseMoveEvent(QMouseEvent* e) override {
+    if (e->buttons() & Qt::LeftButton) moveTo(e->position());
+  }
+
+ private:
+  QTransform sceneToMini() const {
+    const QRectF sr = view_->graphScene()->sceneRect();
+    const QRectF target(2, 2, width() - 4, height() - 4);
+    const double s = std::min(target.width() / sr.width(), target.height() / sr.height());
+    const double ox = target.left() + (target.width() - sr.width() * s) / 2;
+    const double oy = target.top() + (target.height() - sr.height() * s) / 2;
+    return QTransform::fromTranslate(-sr.left(), -sr.top()) * QTransform::fromScale(s, s) *
+           QTransform::fromTranslate(ox, oy);
+  }
+  QRectF toMini(const QRectF& r) const { return sceneToMini().mapRect(r); }
+  void moveTo(const QPointF& p) {
+    view_->centerOn(sceneToMini().inverted().map(p));
+    update();
+  }
+
+  GraphView* view_;
+  QPixmap cache_;
+  bool dirty_ = true;
+};
+
+GraphView::GraphView(SelectionState* selection, QWidget* parent)
+    : QGraphicsView(parent), selection_(selection), scene_(new GraphScene(this)) {
+  setObjectName(QStringLiteral("graphView"));
+  QFont labelFont = QApplication::font();
+  scene_->setFont(labelFont);
+  setScene(scene_);
+  setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+  setViewportUpdateMode(FullViewportUpdate);
+  setDragMode(ScrollHandDrag);
+  setTransformationAnchor(AnchorUnderMouse);
+  setResizeAnchor(AnchorViewCenter);
+  setFrameShape(QFrame::NoFrame);
+  setMouseTracking(true);
+  viewport()->setMouseTracking(true);
+  setFocusPolicy(Qt::StrongFocus);
+  setAcceptDrops(false);
+  viewport()->setAcceptDrops(false);
+  setMinimumSize(200, 150);
+
+  minimap_ = new GraphMinimap(this);
+  searchEdit_ = new QLineEdit(this);
+  searchEdit_->setObjectName(QStringLiteral("graphSearch"));
+  searchEdit_->setPlaceholderText(tr("Find node by id or op (Enter: next, Esc: close)"));
+  searchEdit_->setClearButtonEnabled(true);
+  searchEdit_->hide();
+  searchInfo_ = new QLabel(this);
+  searchInfo_->setAutoFillBackground(true);
+  searchInfo_->hide();
+  connect(searchEdit_, &QLineEdit::textChanged, this,
+          [this](const QString& text) { search(text); });
+  connect(searchEdit_, &QLineEdit::returnPressed, this,
+          [this] { search(searchEdit_->text(), true); });
+
+  connect(scene_, &GraphScene::contentChanged, this, [this] {
+    minimap_->invalidate();
+    updateMinimap();
+    viewport()->update();
+  });
+  if (selection_) {
+    connect(selection_, &SelectionState::selectedChanged, this, [this](int v) {
+      scene_->setSelected(v);
+      ensureNodeVisible(v);
+    });
+    connect(selection_, &SelectionState::hoveredChanged, this,
+            [this](int v) { scene_->setHovered(v); });
+  }
+}
+
+GraphView::~GraphView() = default;
+
+void GraphView::setGraph(std::shared_ptr<const DataflowGraph> graph) {
+  if (graph && graph == scene_->graph()) return;
+  matches_.clear();
+  matchCursor_ = -1;
+  if (!graph) {
+    scene_->setGraph(nullptr, 0);
+    viewport()->update();
+    return;
+  }
+  auto input = std::make_shared<LayoutInput>(makeLayoutInput(*graph, scene_->font()));
+  scene_->setGraph(graph, input->hash);
+  fitPending_ = true;
+  viewport()->update();
+  Q_EMIT layoutRequested(input);
+}
+
+void GraphView::setLayoutResult(LayoutResultPtr layout) {
+  if (!scene_->setLayout(std::move(layout))) return;
+  if (selection_) {
+    scene_->setSelected(selection_->selected());
+    scene_->setHovered(selection_->hovered());
+  }
+  if (fitPending_) fitAll();
+  updateMinimap();
+  viewport()->update();
+}
+
+void GraphView::setSnapshot(SnapshotPtr snapshot) {
+  if (snapshot && snapshot->graph != scene_->graph()) setGraph(snapshot->graph);
+  scene_->setSnapshot(std::move(snapshot));
+  viewport()->update();
+}
+
+double GraphView::zoom() const {
+  return transform().m11();
+}
+
+void GraphView::setCriticalPathVisible(bool on) {
+  scene_->setCriticalPathVisible(on);
+  viewport()->update();
+}
+
+int GraphView::nodeAtViewport(const QPoint& pos) const {
+  if (!hasLayout()) return -1;
+  return scene_->nodeAt(mapToScene(pos));
+}
+
+QPoint GraphView::viewportPosOfNode(int node) const {
+  const QRectF r = scene_->nodeRect(node);
+  return r.isEmpty() ? QPoint(-1, -1) : mapFromScene(r.center());
+}
+
+int GraphView::currentHeaderHeight() const {
+  return headerHeight(header(), font(), viewport()->width());
+}
+
+ViewHeader GraphView::header() const {
+  ViewHeader h;
+  h.title = tr("Dataflow graph");
+  const SnapshotPtr& s = scene_->snapshot();
+  const auto& g = scene_->graph();
+  if (!g) return h;
+  QStringList parts;
+  parts << QString::fromStdString(g->name.empty() ? std::string("unnamed") : g->name)
+        << tr("%1 nodes, %2 edges").arg(g->nodeCount()).arg(g->edgeCount());
+  if (s && s->graph == g) {
+    parts << QString::fromStdString(s->devices->name) << QString::fromStdString(s->settings.method)
+          << tr("%1 edges cross devices").arg(scene_->crossEdgeCount());
+    const int d = s->devices->size();
+    const int shown = std::min(d, 12);
+    for (int i = 0; i < shown; ++i)
+      h.legend.push_back({LegendEntry::Kind::Swatch, Theme::deviceColor(i), deviceName(*s, i)});
+    if (shown < d)
+      h.legend.push_back(
+          {LegendEntry::Kind::Swatch, Theme::deviceColor(shown), tr("… %1 devices").arg(d)});
+    const Theme& t = Theme::current();
+    h.legend.push_back(
+        {LegendEntry::Kind::Line, t.crossEdge, tr("cross-device edge (width ∝ transfer time)"), 3});
+    h.legend.push_back({LegendEntry::Kind::Line, t.localEdge, tr("same-device edge"), 1});
+    if (scene_->criticalPathVisible())
+      h.legend.push_back({LegendEntry::Kind::Outline, t.critical, tr("critical path"), 2.5});
+    if (scene_->movedCount() > 0)
+      h.legend.push_back({LegendEntry::Kind::DashedOutline, t.moved,
+                          tr("moved device since last setting (%1)").arg(scene_->movedCount()), 2});
+  }
+  h.subtitle = parts.join(QStringLiteral(" · "));
+  return h;
+}
+
+void GraphView::fitAll() {
+  if (!hasLayout() || viewport()->width() < 10) {
+    fitPending_ = true;
+    return;
+  }
+  const QRectF r = scene_->sceneRect();
+  const int hh = currentHeaderHeight();
+  const QRectF avail = QRectF(viewport()->rect()).adjusted(6, hh + 6, -6, -6);
+  double s = std::min(avail.width() / r.width(), avail.height() / r.height());
+  s = std::clamp(s, 0.02, 1.5);
+  inFit_ = true;
+  setTransform(QTransform::fromScale(s, s));
+  // Room above the graph for the header, in scene units, so the header never hides a node.
+  setSceneRect(r.adjusted(-6 / s, -(hh + 6) / s, 6 / s, 6 / s));
+  centerOn(QPointF(r.center().x(), r.center().y() - (hh / 2.0) / s));
+  inFit_ = false;
+  fitPending_ = false;
+  atFit_ = true;
+  updateMinimap();
+}
+
+void GraphView::zoomBy(double factor) {
+  const double current = zoom();
+  const double target = std::clamp(current * factor, 0.02, 8.0);
+  if (target == current) return;
+  atFit_ = false;
+  scale(target / current, target / current);
+  if (hasLayout()) {
+    const QRectF r = scene_->sceneRect();
+    const int hh = currentHeaderHeight();
+    setSceneRect(r.adjusted(-6 / target, -(hh + 6) / target, 6 / target, 6 / target));
+  }
+  updateMinimap();
+}
+
+void GraphView::ensureNodeVisible(int node) {
+  const QRectF r = scene_->nodeRect(node);
+  if (r.isEmpty()) return;
+  const QRectF visible =
+      mapToScene(viewport()->rect().adjusted(0, currentHeaderHeight(), 0, 0)).boundingRect();
+  if (!visible.contains(r)) centerOn(r.center());
+}
+
+int GraphView::search(const QString& text, bool next) {
+  matches_.clear();
+  const auto& g = scene_->graph();
+  if (!g || text.trimmed().isEmpty()) {
+    scene_->setMarked({});
+    searchInfo_->hide();
+    return 0;
+  }
+  const std::string needle = text.trimmed().toLower().toStdString();
+  for (int v = 0; v < g->nodeCount(); ++v) {
+    std::string id = g->node(v).id, op = g->node(v).op;
+    std::transform(id.begin(), id.end(), id.begin(), ::tolower);
+    std::transform(op.begin(), op.end(), op.begin(), ::tolower);
+    if (id.find(needle) != std::string::npos || op == needle) matches_.push_back(v);
+  }
+  scene_->setMarked(matches_);
+  if (matches_.empty()) {
+    searchInfo_->setText(tr(" no match "));
+  } else {
+    matchCursor_ = next ? (matchCursor_ + 1) % static_cast<int>(matches_.size()) : 0;
+    const int v = matches_[matchCursor_];
+    if (selection_) selection_->setSelected(v);
+    if (zoom() < 0.8) zoomBy(1.0 / zoom());
+    centerOn(scene_->nodeRect(v).center());
+    searchInfo_->setText(tr(" %1 of %2 ").arg(matchCursor_ + 1).arg(matches_.size()));
+  }
+  if (searchEdit_->isVisible()) searchInfo_->show();
+  placeOverlays();
+  return static_cast<int>(matches_.size());
+}
+
+void GraphView::showSearch() {
+  searchEdit_->show();
+  placeOverlays();
+  searchEdit_->setFocus();
+  searchEdit_->selectAll();
+}
+
+void GraphView::placeOverlays() {
+  const int w = std::min(300, viewport()->width() - 20);
+  const int hh = currentHeaderHeight();
+  searchEdit_->setGeometry(viewport()->width() - w - 10, hh + 8, w,
+                           searchEdit_->sizeHint().height());
+  searchInfo_->adjustSize();
+  searchInfo_->move(viewport()->width() - 10 - searchInfo_->width(),
+                    searchEdit_->geometry().bottom() + 4);
+  const QRectF sr = scene_->sceneRect();
+  if (!sr.isEmpty()) {
+    const double aspect = sr.width() / sr.height();
+    int mw = 220, mh = static_cast<int>(220 / aspect);
+    if (mh > 150) {
+      mh = 150;
+      mw = static_cast<int>(150 * aspect);
+    }
+    mw = std::max(mw, 40);
+    mh = std::max(mh, 30);
+    minimap_->setGeometry(viewport()->width() - mw - 10, viewport()->height() - mh - 10, mw, mh);
+  }
+}
+
+void GraphView::updateMinimap() {
+  if (!hasLayout() || scene_->graph()->nodeCount() < 2) {
+    minimap_->hide();
+    return;
+  }
+  const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+  const bool fits = visible.contains(scene_->sceneRect().adjusted(10, 10, -10, -10));
+  placeOverlays();
+  minimap_->setVisible(!fits);
+  minimap_->update();
+}
+
+QSize GraphView::cleanImageSize() const {
+  const QRectF r = scene_->sceneRect();
+  if (r.isEmpty()) return {900, 200};
+  double s = 1;
+  if (r.width() * s > 2400) s = 2400 / r.width();
+  if (r.height() * s > 2400) s = std::min(s, 2400 / r.height());
+  if (r.width() * s < 900) s = std::min(900 / r.width(), 2.0);
+  const int w = std::max(900, static_cast<int>(r.width() * s) + 24);
+  return {w, static_cast<int>(r.height() * s) + 24 + headerHeight(header(), font(), w)};
+}
+
+void GraphView::renderClean(QPainter& p, const QSize& size) {
+  const Theme& t = Theme::current();
+  p.fillRect(QRect(QPoint(0, 0), size), t.background);
+  const ViewHeader h = header();
+  const int hh = headerHeight(h, font(), size.width());
+  if (hasLayout()) {
+    const QRectF target(12, hh + 12, size.width() - 24, size.height() - hh - 24);
+    scene_->render(&p, target, scene_->sceneRect(), Qt::KeepAspectRatio);
+  }
+  paintHeader(p, h, font(), QRect(QPoint(0, 0), size));
+}
+
+void GraphView::drawBackground(QPainter* painter, const QRectF& rect) {
+  painter->fillRect(rect, Theme::current().background);
+}
+
+void GraphView::drawForeground(QPainter* painter, const QRectF&) {
+  painter->save();
+  painter->resetTransform();
+  const Theme& t = Theme::current();
+  const QRect area = viewport()->rect();
+  const auto& g = scene_->graph();
+  QString hint;
+  if (!g)
+    hint = tr("Open a graph (Ctrl+O), generate one (Ctrl+G) or drop a file here");
+  else if (!hasLayout())
+    hint = tr("Laying out %1 nodes with Graphviz dot…").arg(g->nodeCount());
+  if (!hint.isEmpty()) {
+    painter->setPen(t.mutedText);
+    painter->setFont(titleFont(*this, 1.1, false));
+    painter->drawText(area, Qt::AlignCenter, hint);
+  }
+  paintHeader(*painter, header(), font(), area);
+  painter->restore();
+}
+
+void GraphView::wheelEvent(QWheelEvent* event) {
+  const int delta = event->angleDelta().y();
+  if (delta == 0) return QGraphicsView::wheelEvent(event);
+  setTransformationAnchor(AnchorUnderMouse);
+  zoomBy(std::pow(1.0015, delta));
+  event->accept();
+}
+
+void GraphView::keyPressEvent(QKeyEvent* event) {
+  setTransformationAnchor(AnchorViewCenter);
+  if (event->matches(QKeySequence::Find)) {
+    showSearch();
+  } else if (event->key() == Qt::Key_F && event->modifiers() == Qt::NoModifier) {
+    fitAll();
+  } else if (event->key() == Qt::Key_Plus || event->key() == Qt::Key_Equal) {
+    zoomBy(1.25);
+  } else if (event->key() == Qt::Key_Minus) {
+    zoomBy(0.8);
+  } else if (event->key() == Qt::Key_0 && event->modifiers() == Qt::NoModifier) {
+    zoomBy(1.0 / zoom());
+  } else if (event->key() == Qt::Key_Escape) {
+    if (searchEdit_->isVisible()) {
+      searchEdit_->hide();
+      searchInfo_->hide();
+      search(QString());
+      setFocus();
+    } else if (selection_) {
+      selection_->setSelected(-1);
+    }
+  } else {
+    setTransformationAnchor(AnchorUnderMouse);
+    return QGraphicsView::keyPressEvent(event);
+  }
+  setTransformationAnchor(AnchorUnderMouse);
+  event->accept();
+}
+
+void GraphView::mousePressEvent(QMouseEvent* event) {
+  pressedOnEmpty_ = false;
+  if (event->button() == Qt::LeftButton) {
+    const int v = nodeAtViewport(event->position().toPoint());
+    if (v >= 0) {
+      if (selection_) selection_->setSelected(v);
+      event->accept();
+      return;
+    }
+    pressedOnEmpty_ = true;
+    pressPos_ = event->position().toPoint();
+  }
+  QGraphicsView::mousePressEvent(event);
+}
+
+void GraphView::mouseMoveEvent(QMouseEvent* event) {
+  if (event->buttons() == Qt::NoButton && selection_)
+    selection_->setHovered(nodeAtViewport(event->position().toPoint()));
+  QGraphicsView::mouseMoveEvent(event);
+  if (event->buttons() != Qt::NoButton) minimap_->update();
+}
+
+void GraphView::mouseReleaseEvent(QMouseEvent* event) {
+  if (event->button() == Qt::LeftButton && pressedOnEmpty_ &&
+      (event->position().toPoint() - pressPos_).manhattanLength() < 4 && selection_)
+    selection_->setSelected(-1);
+  pressedOnEmpty_ = false;
+  QGraphicsView::mouseReleaseEvent(event);
+}
+
+void GraphView::leaveEvent(QEvent* event) {
+  if (selection_) selection_->setHovered(-1);
+  QGraphicsView::leaveEvent(event);
+}
+
+void GraphView::resizeEvent(QResizeEvent* event) {
+  const bool refit = fitPending_ || atFit_;
+  inFit_ = true;  // the scroll bars move while resizing; that is not the user panning
+  QGraphicsView::resizeEvent(event);
+  inFit_ = false;
+  if (refit) fitAll();
+  placeOverlays();
+  updateMinimap();
+}
+
+void GraphView::scrollContentsBy(int dx, int dy) {
+  QGraphicsView::scrollContentsBy(dx, dy);
+  if (!inFit_) atFit_ = false;
+  minimap_->update();
+}
+
+bool GraphView::viewportEvent(QEvent* event) {
+  if (event->type() == QEvent::ToolTip) {
+    auto* help = static_cast<QHelpEvent*>(event);
+    const int v = nodeAtViewport(help->pos());
+    const SnapshotPtr& s = scene_->snapshot();
+    if (v >= 0 && s)
+      QToolTip::showText(help->globalPos(), nodeTooltipHtml(*s, v), viewport());
+    else
+      QToolTip::hideText();
+    return true;
+  }
+  return QGraphicsView::viewportEvent(event);
+}
+
+void GraphView::contextMenuEvent(QContextMenuEvent* event) {
+  QMenu menu(this);
+  menu.addAction(tr("Fit to view\tF"), this, &GraphView::fitAll);
+  menu.addAction(tr("Zoom in\t+"), this, [this] { zoomBy(1.25); });
+  menu.addAction(tr("Zoom out\t-"), this, [this] { zoomBy(0.8); });
+  menu.addAction(tr("Find node…\tCtrl+F"), this, &GraphView::showSearch);
+  QAction* critical = menu.addAction(tr("Show critical path"));
+  critical->setCheckable(true);
+  critical->setChecked(criticalPathVisible());
+  connect(critical, &QAction::toggled, this, &GraphView::setCriticalPathVisible);
+  menu.addSeparator();
+  menu.addAction(tr("Copy image"), this, [this] { Q_EMIT copyImageRequested(); });
+  menu.addAction(tr("Save image…"), this, [this] { Q_EMIT saveImageRequested(); });
+  menu.exec(event->globalPos());
+}
+
+void GraphView::changeEvent(QEvent* event) {
+  QGraphicsView::changeEvent(event);
+  if (event->type() == QEvent::FontChange) {
+    placeOverlays();
+    viewport()->update();
+  }
+}
+
+}  // namespace doppler::views

@@ -1,0 +1,103 @@
+#pragma once
+// The graph view: a Graphviz-laid-out dataflow graph, nodes coloured by device, with zoom (wheel,
+// +/-), pan (drag, arrows), fit (F), search (Ctrl+F), a minimap when the graph does not fit,
+// tooltips, the critical path overlay, and a header that says what is shown.
+#include <QGraphicsView>
+#include <memory>
+
+#include "views/common/image_export.h"
+#include "views/common/legend.h"
+#include "views/common/snapshot.h"
+#include "views/graph/graph_layout.h"
+#include "views/graph/graph_scene.h"
+
+class QLineEdit;
+class QLabel;
+
+namespace doppler::views {
+
+class SelectionState;
+class GraphMinimap;
+
+class GraphView : public QGraphicsView, public ImageSource {
+  Q_OBJECT
+ public:
+  explicit GraphView(SelectionState* selection, QWidget* parent = nullptr);
+  ~GraphView() override;
+
+  // Shows a graph; emits layoutRequested unless the layout is already known.
+  void setGraph(std::shared_ptr<const DataflowGraph> graph);
+  // Accepts the layout of the current graph (results for other graphs are ignored).
+  void setLayoutResult(LayoutResultPtr layout);
+  // Recolours for a placement of the current graph (or switches graph first).
+  void setSnapshot(SnapshotPtr snapshot);
+
+  GraphScene* graphScene() const { return scene_; }
+  bool hasLayout() const { return scene_->hasLayout() && scene_->layout() != nullptr; }
+  double zoom() const;
+  bool atFit() const { return atFit_; }
+  void setCriticalPathVisible(bool on);
+  bool criticalPathVisible() const { return scene_->criticalPathVisible(); }
+
+  // Node under a viewport position, and the viewport position of a node's centre.
+  int nodeAtViewport(const QPoint& pos) const;
+  QPoint viewportPosOfNode(int node) const;
+
+  // Search (Ctrl+F): marks every node whose id contains the text or whose op equals it, and
+  // selects and centres the next match. Returns the number of matches.
+  int search(const QString& text, bool next = false);
+  void showSearch();
+
+  ViewHeader header() const;
+
+  // ImageSource: the whole graph with its header.
+  QString imageName() const override { return QStringLiteral("graph"); }
+  QSize cleanImageSize() const override;
+  void renderClean(QPainter& painter, const QSize& size) override;
+
+ public Q_SLOTS:
+  void fitAll();
+  void zoomBy(double factor);
+
+ Q_SIGNALS:
+  void layoutRequested(std::shared_ptr<const LayoutInput> input);
+  void copyImageRequested();
+  void saveImageRequested();
+
+ protected:
+  void drawForeground(QPainter* painter, const QRectF& rect) override;
+  void drawBackground(QPainter* painter, const QRectF& rect) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void leaveEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void scrollContentsBy(int dx, int dy) override;
+  bool viewportEvent(QEvent* event) override;
+  void contextMenuEvent(QContextMenuEvent* event) override;
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void onLayoutReady();
+  void ensureNodeVisible(int node);
+  void updateMinimap();
+  void placeOverlays();
+  int currentHeaderHeight() const;
+
+  SelectionState* selection_;
+  GraphScene* scene_;
+  GraphMinimap* minimap_;
+  QLineEdit* searchEdit_;
+  QLabel* searchInfo_;
+  QPoint pressPos_;
+  bool pressedOnEmpty_ = false;
+  bool fitPending_ = true;
+  bool atFit_ = true;
+  bool inFit_ = false;  // refit on resize until the user zooms or pans
+  std::vector<int> matches_;
+  int matchCursor_ = -1;
+};
+
+}  // namespace doppler::views

@@ -1,0 +1,60 @@
+#pragma once
+// A simulated schedule arranged for drawing: one lane per device (compute) and one per directed
+// link that carried a transfer, each lane's events sorted by start so that painting and hit tests
+// only touch the visible ones.
+#include <QRgb>
+#include <QString>
+#include <string>
+#include <vector>
+
+#include "core/graph/dataflow_graph.h"
+#include "core/graph/device_set.h"
+#include "core/sim/schedule.h"
+
+namespace doppler::views {
+
+struct TimelineEvent {
+  double start = 0, finish = 0;
+  int node = -1;  // compute: the node; transfer: the producer
+  int edge = -1;  // transfer: the graph edge; compute: -1
+};
+
+struct TimelineLane {
+  enum class Kind { Compute, Transfer };
+  Kind kind = Kind::Compute;
+  int device = -1;  // compute: the device; transfer: the sending device
+  int dst = -1;     // transfer: the receiving device
+  QString label;
+  std::vector<TimelineEvent> events;  // by start
+  double maxDuration = 0;             // for the first-visible-event search
+};
+
+struct OpKind {
+  std::string op;
+  QRgb color;
+  double total_us;
+};
+
+struct TimelineData {
+  std::vector<TimelineLane> lanes;
+  double makespan = 0;
+  int devices = 0;
+  int computeLanes = 0;
+  size_t eventCount = 0;
+  // Where each node's compute event is (lane, index), and each edge's transfer (or -1).
+  std::vector<int> nodeLane, nodeIndex;
+  std::vector<int> edgeLane, edgeIndex;
+  std::vector<QRgb> opColor, nodeColor;  // per node
+  std::vector<QString> nodeLabels;       // per node: its id (bars are coloured by op)
+  std::vector<OpKind> ops;               // op kinds by total time, longest first
+  std::vector<QRgb> deviceColor;
+  // The graph's edges (src, dst) by edge index, for flow arrows.
+  std::vector<std::pair<int, int>> edges;
+  std::vector<std::vector<int>> inEdges, outEdges;  // by node
+
+  static TimelineData build(const DataflowGraph& g, const DeviceSet& d, const Schedule& s);
+  // Index of the first event in lane that may overlap [t, ...).
+  size_t firstVisible(const TimelineLane& lane, double t) const;
+};
+
+}  // namespace doppler::views

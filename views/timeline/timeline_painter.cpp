@@ -1,0 +1,408 @@
+#include "views/timeline/timeline_painter.h"
+
+#include <QFontMetrics>
+#include <QImage>
+#include <QPainter>
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+
+#include "views/common/theme.h"
+
+namespace doppler::views {
+namespace {
+
+constexpr int kSectionGap = 8;
+
+double niceStep(double raw) {
+  const double p = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * p >= raw) return m * p;
+  return 10 * p;
+}
+
+// A ruler label: the unit follows the time's magnitude, the decimals the tick step, so that
+// neighbouring ticks never read the same ("102.5 ms", "102.6 ms").
+QString tickLabel(double t, double step) {
+  if (std::abs(t) < step * 1e-6) return QStringLiteral("0");
+  const double mag = std::max(std::abs(t), step);
+  double scale = 1;
+  const char* unit = "\u00b5s";
+  if (mag >= 1e6) {
+    scale = 1e6;
+    unit = "s";
+  } else if (mag >= 1e3) {
+    scale = 1e3;
+    unit = "ms";
+  }
+  const int decimals =
+      std::clamp(static_cast<int>(std::ceil(-std::log10(step / scale) - 1e-9)), 0, 6);
+  return QString::number(t / scale, 'f', decimals) + QStringLiteral(" ") + QString::fromUtf8(unit);
+}
+
+void arrowHead(QPainter& p, QPointF tip, QPointF from, const QColor& c) {
+  QPointF d = tip - from;
+  const double len = std::hypot(d.x(), d.y());
+  if (len < 1e-6) return;
+  d /= len;
+  const QPointF n(-d.y(), d.x());
+  const QPointF b = tip - d * 8;
+  QPolygonF tri;
+  tri << tip << b + n * 3.5 << b - n * 3.5;
+  p.setPen(Qt::NoPen);
+  p.setBrush(c);
+  p.drawPolygon(tri);
+}
+
+}  // namespace
+
+QString TimelinePainter::opLegendName(const std::string& op) {
+  return op.empty() ? QStringLiteral("(no op)") : QString::fromStdString(op);
+}
+
+TimelineGeometry TimelinePainter::geometry(const TimelineData& data, const ViewHeader& header,
+                                           const QFont& font, const QSize& size) {
+  TimelineGeometry g;
+  QFontMetrics fm(font);
+  g.headerH = header.title.isEmpty() ? 0 : headerHeight(header, font, size.width());
+  g.rulerH = fm.height() + 10;
+  int labelW = 80;
+  for (const TimelineLane& lane : data.lanes)
+    labelW = std::max(labelW, fm.horizontalAdvance(lane.label) + 30);
+  g.labelW = std::min(labelW, 240);
+  g.plotLeft = g.labelW;
+  g.plotRight = std::max(g.plotLeft + 10, size.width() - 12);
+  g.lanesTop = g.headerH + g.rulerH;
+  const int computeH = std::max(24, fm.height() + 12);
+  const int transferH = std::max(14, static_cast<int>(fm.height() * 0.95));
+  int y = 4;
+  for (size_t l = 0; l < data.lanes.size(); ++l) {
+    if (static_cast<int>(l) == data.computeLanes && l > 0) y += kSectionGap;
+    const int h = data.lanes[l].kind == TimelineLane::Kind::Compute ? computeH : transferH;
+    g.laneY.push_back(y);
+    g.laneH.push_back(h);
+    y += h + 2;
+  }
+  g.contentH = y + 4;
+  return g;
+}
+
+int TimelinePainter::laneAt(const TimelineGeometry& geo, const TimelineState& state, int y) {
+  const int rel = y - geo.lanesTop + state.scrollY;
+  if (y < geo.lanesTop) return -1;
+  for (size_t l = 0; l < geo.laneY.size(); ++l)
+    if (rel >= geo.laneY[l] && rel < geo.laneY[l] + geo.laneH[l]) return static_cast<int>(l);
+  return -1;
+}
+
+int TimelinePainter::eventAt(const TimelineData& data, int lane, double t, double slack) {
+  if (lane < 0 || lane >= static_cast<int>(data.lanes.size())) return -1;
+  const TimelineLane& L = data.lanes[lane];
+  int best = -1;
+  double bestDist = slack;
+  for (size_t i = data.firstVisible(L, t - slack); i < L.events.size(); ++i) {
+    const TimelineEvent& e = L.events[i];
+    if (e.start > t + slack) break;
+    const double dist = t < e.start ? e.start - t : t > e.finish ? t - e.finish : 0;
+    if (dist < bestDist || (dist == 0 && best < 0) ||
+        (dist == 0 && bestDist == 0 && e.start > L.events[best].start)) {
+      bestDist = dist;
+      best = static_cast<int>(i);
+    }
+  }
+  return best;
+}
+
+void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& data,
+                            const TimelineState& st, const QFont& font,
+                            const TimelineGeometry& geo) {
+  const Theme& theme = Theme::current();
+  const QRect all(QPoint(0, 0), size);
+  p.fillRect(all, theme.background);
+  p.setFont(font);
+  QFontMetrics fm(font);
+  const int plotW = geo.plotWidth();
+  const double upp = st.usPerPx > 0 ? st.usPerPx : 1;
+  const double tLeft = st.t0, tRight = st.t0 + plotW * upp;
+  auto xOf = [&](double t) { return geo.plotLeft + (t - st.t0) / upp; };
+  auto laneTop = [&](int l) { return geo.lanesTop + geo.laneY[l] - st.scrollY; };
+  const QRect lanesClip(0, geo.lanesTop, size.width(), size.height() - geo.lanesTop);
+
+  // Ruler ticks (the grid lines are drawn under the lanes).
+  const double step = niceStep(std::max(upp * 90, 1e-9));
+  const double firstTick = std::ceil(tLeft / step) * step;
+
+  p.save();
+  p.setClipRect(lanesClip);
+  // Lane backgrounds and idle hatching (compute lanes, within [0, makespan]).
+  const QBrush hatch(theme.idleHatch, Qt::BDiagPattern);
+  for (size_t l = 0; l < data.lanes.size(); ++l) {
+    const int y = laneTop(static_cast<int>(l)), h = geo.laneH[l];
+    if (y + h < geo.lanesTop || y > size.height()) continue;
+    p.fillRect(QRect(geo.plotLeft, y, plotW, h), l % 2 ? theme.laneAlt : theme.background);
+    if (data.lanes[l].kind == TimelineLane::Kind::Compute) {
+      const double a = std::max(xOf(0), double(geo.plotLeft)),
+                   b = std::min(xOf(data.makespan), double(geo.plotRight));
+      if (b > a) {
+        const QRectF idle(a, y + 2, b - a, h - 4);
+        p.fillRect(idle, theme.idle);
+        p.fillRect(idle, hatch);
+      }
+    }
+  }
+  p.setPen(QPen(theme.grid, 1));
+  for (double t = firstTick; t <= tRight; t += step) {
+    const double x = std::round(xOf(t)) + 0.5;
+    p.drawLine(QPointF(x, geo.lanesTop), QPointF(x, size.height()));
+  }
+
+  // Bars.
+  std::vector<float> cover(std::max(plotW, 1)), best(std::max(plotW, 1));
+  std::vector<QRgb> colour(std::max(plotW, 1));
+  QImage row(std::max(plotW, 1), 1, QImage::Format_ARGB32_Premultiplied);
+  struct Bar {
+    QRectF r;
+    QRgb c;
+    const TimelineEvent* e;
+  };
+  std::vector<Bar> bars;
+  const bool byNode = st.colorMode == TimelineColorMode::Node;
+  auto colourOf = [&](const TimelineEvent& e) -> QRgb {
+    if (e.node < 0) return 0xff888888;
+    return byNode ? data.nodeColor[e.node] : data.opColor[e.node];
+  };
+  for (size_t l = 0; l < data.lanes.size(); ++l) {
+    const TimelineLane& lane = data.lanes[l];
+    const int y = laneTop(static_cast<int>(l)), h = geo.laneH[l];
+    if (y + h < geo.lanesTop || y > size.height() || lane.events.empty()) continue;
+    const bool transfer = lane.kind == TimelineLane::Kind::Transfer;
+    bars.clear();
+    std::fill(cover.begin(), cover.end(), 0.f);
+    std::fill(best.begin(), best.end(), 0.f);
+    bool anyThin = false;
+    for (size_t i = data.firstVisible(lane, tLeft); i < lane.events.size(); ++i) {
+      const TimelineEvent& e = lane.events[i];
+      if (e.start > tRight) break;
+      if (e.finish < tLeft) continue;
+      const double x0 = (e.start - st.t0) / upp, x1 = (e.finish - st.t0) / upp;
+      const QRgb c = colourOf(e);
+      if (x1 - x0 >= 3) {
+        const double a = std::max(x0, -2.0), b = std::min(x1, plotW + 2.0);
+        bars.push_back({QRectF(geo.plotLeft + a, y + 2, b - a, h - 4), c, &e});
+        continue;
+      }
+      const double a = std::max(x0, 0.0), b = std::min(x1, double(plotW));
+      if (b < a) continue;
+      anyThin = true;
+      const int ia = std::min(static_cast<int>(a), plotW - 1),
+                ib = std::min(static_cast<int>(b), plotW - 1);
+      for (int px = ia; px <= ib; ++px) {
+        const float part = static_cast<float>(std::min(b, px + 1.0) - std::max(a, double(px)));
+        const float amount = std::max(part, 0.02f);
+        cover[px] += amount;
+        if (amount > best[px]) {
+          best[px] = amount;
+          colour[px] = c;
+        }
+      }
+    }
+    if (anyThin) {
+      auto* line = reinterpret_cast<QRgb*>(row.scanLine(0));
+      for (int px = 0; px < plotW; ++px) {
+        if (cover[px] <= 0) {
+          line[px] = 0;
+          continue;
+        }
+        const float alpha = std::clamp(cover[px], 0.45f, 1.0f);
+        const QRgb c = colour[px];
+        line[px] = qRgba(static_cast<int>(qRed(c) * alpha), static_cast<int>(qGreen(c) * alpha),
+                         static_cast<int>(qBlue(c) * alpha), static_cast<int>(255 * alpha));
+      }
+      p.drawImage(QRectF(geo.plotLeft, y + 2, plotW, h - 4), row);
+    }
+    for (const Bar& b : bars) {
+      const QColor c = QColor::fromRgb(b.c);
+      p.fillRect(b.r, transfer ? c.darker(110) : c);
+      if (b.r.width() >= 5) {
+        p.setPen(QPen(c.darker(150), 1));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(b.r.adjusted(0.5, 0.5, -0.5, -0.5));
+      }
+      if (!transfer && b.r.width() > 34) {
+        const QString& label = data.nodeLabels.empty() ? QString() : data.nodeLabels[b.e->node];
+        const QRectF tr = b.r.adjusted(4, 0, -3, 0).intersected(QRectF(geo.plotLeft, y, plotW, h));
+        if (tr.width() > 20 && !label.isEmpty()) {
+          p.setPen(Theme::textOn(c));
+          p.drawText(tr, Qt::AlignVCenter | Qt::AlignLeft,
+                     fm.elidedText(label, Qt::ElideRight, static_cast<int>(tr.width())));
+        }
+      }
+    }
+  }
+
+  // Makespan marker.
+  if (data.makespan > 0) {
+    const double x = xOf(data.makespan);
+    if (x >= geo.plotLeft && x <= geo.plotRight) {
+      p.setPen(QPen(theme.critical, 1.5, Qt::DashLine));
+      p.drawLine(QPointF(x, geo.lanesTop), QPointF(x, geo.lanesTop + geo.contentH - st.scrollY));
+    }
+  }
+
+  // Highlight: hovered and selected node bars, the selected node's transfers and flow arrows.
+  auto eventRect = [&](int lane, int index) -> QRectF {
+    if (lane < 0 || index < 0) return {};
+    const TimelineEvent& e = data.lanes[lane].events[index];
+    double a = xOf(e.start), b = xOf(e.finish);
+    if (b - a < 3) {
+      const double mid = (a + b) / 2;
+      a = mid - 1.5;
+      b = mid + 1.5;
+    }
+    return QRectF(a, laneTop(lane) + 1, b - a, geo.laneH[lane] - 2);
+  };
+  auto nodeRect = [&](int v) {
+    return v >= 0 && v < static_cast<int>(data.nodeLane.size())
+               ? eventRect(data.nodeLane[v], data.nodeIndex[v])
+               : QRectF();
+  };
+  p.setRenderHint(QPainter::Antialiasing, true);
+  if (st.selected >= 0 && st.selected < static_cast<int>(data.nodeLane.size())) {
+    const int v = st.selected;
+    const QRectF nr = nodeRect(v);
+    auto flow = [&](QPointF a, QPointF b) {
+      QPainterPath path(a);
+      const double dx = std::max(20.0, std::abs(b.x() - a.x()) / 2);
+      path.cubicTo(a + QPointF(dx, 0), b - QPointF(dx, 0), b);
+      p.setPen(QPen(theme.flow, 1.6));
+      p.setBrush(Qt::NoBrush);
+      p.drawPath(path);
+      arrowHead(p, b, b - QPointF(dx, 0) * 0.3 + (a - b) * 0.05, theme.flow);
+    };
+    for (int e : data.inEdges[v]) {
+      const int tl = data.edgeLane[e];
+      if (tl < 0) continue;
+      const QRectF trect = eventRect(tl, data.edgeIndex[e]);
+      const QRectF prod = nodeRect(data.edges[e].first);
+      p.setPen(QPen(theme.selection, 1.5));
+      p.setBrush(Qt::NoBrush);
+      p.drawRect(trect);
+      if (!prod.isNull())
+        flow(QPointF(prod.right(), prod.center().y()), QPointF(trect.left(), trect.center().y()));
+      if (!nr.isNull())
+        flow(QPointF(trect.right(), trect.center().y()), QPointF(nr.left(), nr.center().y()));
+    }
+    for (int e : data.outEdges[v]) {
+      const int tl = data.edgeLane[e];
+      if (tl < 0) continue;
+      const QRectF trect = eventRect(tl, data.edgeIndex[e]);
+      const QRectF cons = nodeRect(data.edges[e].second);
+      p.setPen(QPen(theme.selection, 1.5));
+      p.setBrush(Qt::NoBrush);
+      p.drawRect(trect);
+      if (!nr.isNull())
+        flow(QPointF(nr.right(), nr.center().y()), QPointF(trect.left(), trect.center().y()));
+      if (!cons.isNull())
+        flow(QPointF(trect.right(), trect.center().y()), QPointF(cons.left(), cons.center().y()));
+    }
+    if (!nr.isNull()) {
+      p.setPen(QPen(theme.selection, 2.5));
+      p.setBrush(Qt::NoBrush);
+      p.drawRect(nr.adjusted(-1, -1, 1, 1));
+    }
+  }
+  if (st.hovered >= 0 && st.hovered != st.selected) {
+    const QRectF hr = nodeRect(st.hovered);
+    if (!hr.isNull()) {
+      p.setPen(QPen(theme.hover, 2.5));
+      p.setBrush(Qt::NoBrush);
+      p.drawRect(hr.adjusted(-1, -1, 1, 1));
+    }
+  }
+  p.setRenderHint(QPainter::Antialiasing, false);
+
+  // The dragged range, with per-device busy and idle time inside it.
+  if (st.range) {
+    const double a = xOf(std::min(st.range->first, st.range->second));
+    const double b = xOf(std::max(st.range->first, st.range->second));
+    const QRectF r(a, geo.lanesTop, std::max(b - a, 1.0), size.height() - geo.lanesTop);
+    p.fillRect(r, theme.rangeFill);
+    p.setPen(QPen(theme.rangeEdge, 1.5));
+    p.drawLine(QPointF(a, r.top()), QPointF(a, r.bottom()));
+    p.drawLine(QPointF(b, r.top()), QPointF(b, r.bottom()));
+    if (!st.rangeStats.empty()) {
+      const double len = std::abs(st.range->second - st.range->first);
+      QStringList lines;
+      lines << QStringLiteral("%1 – %2  (%3)")
+                   .arg(formatDuration(std::min(st.range->first, st.range->second)),
+                        formatDuration(std::max(st.range->first, st.range->second)),
+                        formatDuration(len));
+      const int shown = std::min<int>(st.rangeStats.size(), 16);
+      for (int d = 0; d < shown; ++d)
+        lines << QStringLiteral("%1  %2% busy, %3 idle")
+                     .arg(data.lanes[d].label)
+                     .arg(st.rangeStats[d].utilization * 100, 0, 'f', 1)
+                     .arg(formatDuration(st.rangeStats[d].idle_us));
+      int w = 0;
+      for (const QString& s : lines) w = std::max(w, fm.horizontalAdvance(s));
+      const int boxW = w + 16, boxH = static_cast<int>(lines.size()) * fm.height() + 10;
+      double bx = b + 8;
+      if (bx + boxW > geo.plotRight) bx = std::max(double(geo.plotLeft) + 4, a - 8 - boxW);
+      const QRectF box(bx, geo.lanesTop + 6, boxW, boxH);
+      p.fillRect(box, theme.legendBackground);
+      p.setPen(theme.rangeEdge);
+      p.drawRect(box);
+      p.setPen(theme.text);
+      for (int i = 0; i < lines.size(); ++i)
+        p.drawText(QPointF(box.left() + 8, box.top() + 5 + fm.ascent() + i * fm.height()),
+                   lines[i]);
+    }
+  }
+  p.restore();
+
+  // Ruler.
+  const QRect ruler(0, geo.headerH, size.width(), geo.rulerH);
+  p.fillRect(ruler, theme.panel);
+  p.setPen(theme.grid);
+  p.drawLine(ruler.bottomLeft(), ruler.bottomRight());
+  p.setPen(theme.mutedText);
+  for (double t = firstTick; t <= tRight; t += step) {
+    const double x = std::round(xOf(t)) + 0.5;
+    p.drawLine(QPointF(x, ruler.bottom() - 5), QPointF(x, ruler.bottom()));
+    p.drawText(QPointF(x + 3, ruler.top() + 3 + fm.ascent()), tickLabel(t, step));
+  }
+
+  // Lane labels.
+  p.setClipRect(QRect(0, geo.lanesTop, geo.labelW, size.height() - geo.lanesTop));
+  p.fillRect(QRect(0, geo.lanesTop, geo.labelW, size.height() - geo.lanesTop), theme.panel);
+  QFont small = font;
+  if (small.pointSizeF() > 0) small.setPointSizeF(small.pointSizeF() * 0.9);
+  for (size_t l = 0; l < data.lanes.size(); ++l) {
+    const TimelineLane& lane = data.lanes[l];
+    const int y = laneTop(static_cast<int>(l)), h = geo.laneH[l];
+    if (y + h < geo.lanesTop || y > size.height()) continue;
+    if (lane.kind == TimelineLane::Kind::Compute) {
+      p.setFont(font);
+      p.fillRect(QRect(8, y + h / 2 - 6, 12, 12), QColor::fromRgb(data.deviceColor[lane.device]));
+      p.setPen(theme.text);
+      p.drawText(QRect(26, y, geo.labelW - 30, h), Qt::AlignVCenter | Qt::AlignLeft, lane.label);
+    } else {
+      p.setFont(small);
+      p.fillRect(QRect(10, y + h / 2 - 1, 8, 3), QColor::fromRgb(data.deviceColor[lane.device]));
+      p.setPen(theme.mutedText);
+      p.drawText(QRect(26, y, geo.labelW - 30, h), Qt::AlignVCenter | Qt::AlignLeft, lane.label);
+    }
+  }
+  p.setFont(font);
+  p.setClipping(false);
+  p.setPen(theme.grid);
+  p.drawLine(geo.labelW - 1, geo.lanesTop, geo.labelW - 1, size.height());
+  if (data.lanes.size() > static_cast<size_t>(data.computeLanes) && data.computeLanes > 0) {
+    const int y = laneTop(data.computeLanes) - kSectionGap / 2 - 1;
+    if (y > geo.lanesTop) p.drawLine(0, y, size.width(), y);
+  }
+
+  if (geo.headerH > 0) paintHeader(p, st.header, font, QRect(0, 0, size.width(), geo.headerH));
+}
+
+}  // namespace doppler::views

@@ -1,0 +1,438 @@
+#include "views/timeline/timeline_view.h"
+
+#include <QContextMenuEvent>
+#include <QFile>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMenu>
+#include <QPainter>
+#include <QScrollBar>
+#include <QToolTip>
+#include <algorithm>
+#include <cmath>
+
+#include "core/sim/chrome_trace.h"
+#include "views/common/node_details.h"
+#include "views/common/selection_state.h"
+#include "views/common/theme.h"
+
+namespace doppler::views {
+
+TimelineView::TimelineView(SelectionState* selection, QWidget* parent)
+    : QAbstractScrollArea(parent), selection_(selection) {
+  setObjectName(QStringLiteral("timelineView"));
+  setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+  setFrameShape(QFrame::NoFrame);
+  setFocusPolicy(Qt::StrongFocus);
+  viewport()->setMouseTracking(true);
+  setMouseTracking(true);
+  setMinimumSize(200, 120);
+  if (selection_) {
+    connect(selection_, &SelectionState::selectedChanged, this, [this](int v) {
+      state_.selected = v;
+      ensureNodeVisible(v);
+      viewport()->update();
+    });
+    connect(selection_, &SelectionState::hoveredChanged, this, [this](int v) {
+      state_.hovered = v;
+      viewport()->update();
+    });
+  }
+}
+
+void TimelineView::setSnapshot(SnapshotPtr snapshot) {
+  const bool sameShape = snapshot_ && snapshot && snapshot_->graph == snapshot->graph &&
+                         snapshot_->devices->size() == snapshot->devices->size();
+  snapshot_ = std::move(snapshot);
+  if (snapshot_ && snapshot_->graph)
+    data_ = std::make_shared<TimelineData>(
+        TimelineData::build(*snapshot_->graph, *snapshot_->devices, snapshot_->sim.schedule));
+  else
+    data_.reset();
+  if (!sameShape) state_.selected = state_.hovered = -1;
+  if (selection_) {
+    state_.selected = selection_->selected();
+    state_.hovered = selection_->hovered();
+  }
+  state_.header = header();
+  if (state_.range)
+    state_.rangeStats = snapshot_
+                            ? deviceRangeStats(snapshot_->sim.schedule, snapshot_->devices->size(),
+                                               state_.range->first, state_.range->second)
+                            : std::vector<DeviceRangeStats>{};
+  if (!sameShape || atFit_) fit();
+  updateScrollBar();
+  viewport()->update();
+}
+
+ViewHeader TimelineView::header() const {
+  ViewHeader h;
+  h.title = tr("Timeline");
+  if (!snapshot_ || !data_) return h;
+  const PlacementSnapshot& s = *snapshot_;
+  h.subtitle = tr("%1 on %2 · makespan %3 · %4× lower bound · mean utilization %5% · %6 events")
+                   .arg(QString::fromStdString(s.settings.method),
+                        QString::fromStdString(s.devices->name), formatDuration(s.makespan()))
+                   .arg(s.lower_bound_us > 0 ? s.makespan() / s.lower_bound_us : 0.0, 0, 'f', 2)
+                   .arg(s.meanUtilization() * 100, 0, 'f', 0)
+                   .arg(data_->eventCount);
+  const Theme& t = Theme::current();
+  if (state_.colorMode == TimelineColorMode::OpKind) {
+    const int shown = std::min<int>(data_->ops.size(), 10);
+    for (int i = 0; i < shown; ++i)
+      h.legend.push_back({LegendEntry::Kind::Swatch, QColor::fromRgb(data_->ops[i].color),
+                          TimelinePainter::opLegendName(data_->ops[i].op)});
+  } else {
+    h.legend.push_back(
+        {LegendEntry::Kind::Swatch, Theme::nodeColor(3), tr("colour = node (C: by op kind)")});
+  }
+  h.legend.push_back({LegendEntry::Kind::Hatch, t.idleHatch, tr("idle")});
+  h.legend.push_back({LegendEntry::Kind::Line, t.critical, tr("makespan"), 1.5});
+  if (state_.selected >= 0)
+    h.legend.push_back(
+        {LegendEntry::Kind::Line, t.flow, tr("transfers of the selected node"), 1.6});
+  return h;
+}
+
+TimelineGeometry TimelineView::geometry() const {
+  static const TimelineData empty;
+  return TimelinePainter::geometry(data_ ? *data_ : empty, state_.header, font(),
+                                   viewport()->size());
+}
+
+double TimelineView::visibleEnd() const {
+  return state_.t0 + geometry().plotWidth() * state_.usPerPx;
+}
+double TimelineView::timeAtX(double x) const {
+  return state_.t0 + (x - geometry().plotLeft) * state_.usPerPx;
+}
+
+void TimelineView::fit() {
+  atFit_ = true;
+  const double span = data_ && data_->makespan > 0 ? data_->makespan : 1000;
+  const int w = std::max(geometry().plotWidth(), 10);
+  state_.usPerPx = span * 1.03 / w;
+  state_.t0 = -span * 0.01;
+  viewport()->update();
+}
+
+void TimelineView::clampView() {
+  const double makespan = data_ && data_->makespan > 0 ? data_->makespan : 1000;
+  const int w = std::max(geometry().plotWidth(), 10);
+  state_.usPerPx = std::clamp(state_.usPerPx, 1e-5, makespan * 20 / w);
+  const double span = w * state_.usPerPx;
+  state_.t0 = std::clamp(state_.t0, -span * 0.5, makespan - span * 0.5);
+}
+
+void TimelineView::zoomAround(double factor, double x) {
+  const double t = timeAtX(x);
+  state_.usPerPx /= factor;
+  clampView();
+  state_.t0 = t - (x - geometry().plotLeft) * state_.usPerPx;
+  clampView();
+  atFit_ = false;
+  viewport()->update();
+}
+
+void TimelineView::zoomBy(double factor) {
+  const TimelineGeometry g = geometry();
+  const QPoint mouse = viewport()->mapFromGlobal(QCursor::pos());
+  const double x = viewport()->rect().contains(mouse) && mouse.x() > g.plotLeft
+                       ? mouse.x()
+                       : (g.plotLeft + g.plotRight) / 2.0;
+  zoomAround(factor, x);
+}
+
+void TimelineView::panBy(double fraction) {
+  state_.t0 += fraction * geometry().plotWidth() * state_.usPerPx;
+  clampView();
+  atFit_ = false;
+  viewport()->update();
+}
+
+void TimelineView::updateScrollBar() {
+  const TimelineGeometry g = geometry();
+  const int visible = std::max(0, viewport()->height() - g.lanesTop);
+  verticalScrollBar()->setRange(0, std::max(0, g.contentH - visible));
+  verticalScrollBar()->setPageStep(std::max(1, visible));
+  verticalScrollBar()->setSingleStep(20);
+  state_.scrollY = verticalScrollBar()->value();
+}
+
+void TimelineView::scrollContentsBy(int, int) {
+  state_.scrollY = verticalScrollBar()->value();
+  viewport()->update();
+}
+
+void TimelineView::ensureNodeVisible(int node) {
+  if (!data_ || node < 0 || node >= static_cast<int>(data_->nodeLane.size())) return;
+  const int lane = data_->nodeLane[node];
+  if (lane < 0) return;
+  const TimelineEvent& e = data_->lanes[lane].events[data_->nodeIndex[node]];
+  const double a = visibleStart(), b = visibleEnd();
+  if (e.finish < a || e.start > b) {
+    state_.t0 = (e.start + e.finish) / 2 - (b - a) / 2;
+    clampView();
+    atFit_ = false;
+  }
+  const TimelineGeometry g = geometry();
+  const int top = g.laneY[lane], bottom = top + g.laneH[lane];
+  const int visible = viewport()->height() - g.lanesTop;
+  if (top < state_.scrollY)
+    verticalScrollBar()->setValue(top);
+  else if (bottom > state_.scrollY + visible)
+    verticalScrollBar()->setValue(bottom - visible);
+}
+
+int TimelineView::nodeAt(const QPoint& pos) const {
+  if (!data_) return -1;
+  const TimelineGeometry g = geometry();
+  if (pos.x() < g.plotLeft || pos.x() > g.plotRight) return -1;
+  const int lane = TimelinePainter::laneAt(g, state_, pos.y());
+  const int index = TimelinePainter::eventAt(*data_, lane, timeAtX(pos.x()), 3 * state_.usPerPx);
+  if (index < 0) return -1;
+  const TimelineEvent& e = data_->lanes[lane].events[index];
+  return e.edge >= 0 ? data_->edges[e.edge].second : e.node;
+}
+
+QPoint TimelineView::pointOfNode(int node) const {
+  if (!data_ || node < 0 || node >= static_cast<int>(data_->nodeLane.size())) return {-1, -1};
+  const int lane = data_->nodeLane[node];
+  if (lane < 0) return {-1, -1};
+  const TimelineEvent& e = data_->lanes[lane].events[data_->nodeIndex[node]];
+  const TimelineGeometry g = geometry();
+  const double x = g.plotLeft + ((e.start + e.finish) / 2 - state_.t0) / state_.usPerPx;
+  const int y = g.lanesTop + g.laneY[lane] - state_.scrollY + g.laneH[lane] / 2;
+  if (x < g.plotLeft || x > g.plotRight || y < g.lanesTop || y > viewport()->height())
+    return {-1, -1};
+  return {static_cast<int>(std::round(x)), y};
+}
+
+void TimelineView::setColorMode(TimelineColorMode mode) {
+  state_.colorMode = mode;
+  state_.header = header();
+  viewport()->update();
+}
+
+void TimelineView::setRange(std::optional<std::pair<double, double>> range) {
+  if (range && range->second < range->first) std::swap(range->first, range->second);
+  state_.range = range;
+  state_.rangeStats.clear();
+  if (range && snapshot_)
+    state_.rangeStats = deviceRangeStats(snapshot_->sim.schedule, snapshot_->devices->size(),
+                                         range->first, range->second);
+  viewport()->update();
+  Q_EMIT rangeChanged(range.has_value(), range ? range->first : 0, range ? range->second : 0);
+}
+
+QString TimelineView::exportChromeTrace(const QString& path) const {
+  if (!snapshot_) return tr("nothing to export");
+  const std::string json =
+      chromeTraceJson(*snapshot_->graph, *snapshot_->devices, snapshot_->sim.schedule);
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+    return tr("cannot write %1: %2").arg(path, f.errorString());
+  if (f.write(json.data(), static_cast<qint64>(json.size())) != static_cast<qint64>(json.size()))
+    return tr("cannot write %1: %2").arg(path, f.errorString());
+  return {};
+}
+
+QSize TimelineView::cleanImageSize() const {
+  static const TimelineData empty;
+  const int w = std::max(viewport()->width(), 1000);
+  const TimelineGeometry g =
+      TimelinePainter::geometry(data_ ? *data_ : empty, state_.header, font(), QSize(w, 100));
+  return {w, g.lanesTop + g.contentH + 4};
+}
+
+void TimelineView::renderClean(QPainter& p, const QSize& size) {
+  static const TimelineData empty;
+  const TimelineData& data = data_ ? *data_ : empty;
+  TimelineState s = state_;
+  s.scrollY = 0;
+  s.hovered = -1;
+  s.header = header();
+  const TimelineGeometry g = TimelinePainter::geometry(data, s.header, font(), size);
+  // Same time span as on screen, stretched to the image's width.
+  s.usPerPx = state_.usPerPx * geometry().plotWidth() / std::max(1, g.plotWidth());
+  TimelinePainter::paint(p, size, data, s, font(), g);
+}
+
+void TimelineView::paintEvent(QPaintEvent*) {
+  QPainter p(viewport());
+  static const TimelineData empty;
+  state_.header = header();
+  const TimelineGeometry g = geometry();
+  TimelinePainter::paint(p, viewport()->size(), data_ ? *data_ : empty, state_, font(), g);
+  if (!data_) {
+    p.setPen(Theme::current().mutedText);
+    p.drawText(viewport()->rect(), Qt::AlignCenter, tr("No placement yet"));
+  }
+}
+
+void TimelineView::resizeEvent(QResizeEvent* event) {
+  QAbstractScrollArea::resizeEvent(event);
+  if (atFit_) fit();
+  updateScrollBar();
+}
+
+void TimelineView::wheelEvent(QWheelEvent* event) {
+  const QPoint d = event->angleDelta();
+  if (event->modifiers() & Qt::ShiftModifier) {
+    panBy(-(d.y() + d.x()) / 1200.0);
+  } else if (event->modifiers() & Qt::ControlModifier) {
+    verticalScrollBar()->setValue(verticalScrollBar()->value() - d.y() / 4);
+  } else if (std::abs(d.x()) > std::abs(d.y())) {
+    panBy(-d.x() / 1200.0);
+  } else if (d.y() != 0) {
+    const TimelineGeometry g = geometry();
+    const double x = std::max<double>(event->position().x(), g.plotLeft);
+    zoomAround(std::pow(1.0015, d.y()), x);
+  }
+  event->accept();
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event) {
+  if (event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))
+    return QAbstractScrollArea::keyPressEvent(event);
+  switch (event->key()) {
+    case Qt::Key_W:
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+      zoomBy(1.5);
+      break;
+    case Qt::Key_S:
+    case Qt::Key_Minus:
+      zoomBy(1 / 1.5);
+      break;
+    case Qt::Key_A:
+    case Qt::Key_Left:
+      panBy(-0.2);
+      break;
+    case Qt::Key_D:
+    case Qt::Key_Right:
+      panBy(0.2);
+      break;
+    case Qt::Key_F:
+      fit();
+      break;
+    case Qt::Key_C:
+      setColorMode(state_.colorMode == TimelineColorMode::OpKind ? TimelineColorMode::Node
+                                                                 : TimelineColorMode::OpKind);
+      break;
+    case Qt::Key_Escape:
+      if (state_.range)
+        setRange(std::nullopt);
+      else if (selection_)
+        selection_->setSelected(-1);
+      break;
+    default:
+      return QAbstractScrollArea::keyPressEvent(event);
+  }
+  event->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* event) {
+  pressPos_ = event->position().toPoint();
+  dragging_ = false;
+  panning_ = event->button() == Qt::MiddleButton;
+  panStartT0_ = state_.t0;
+  if (panning_) viewport()->setCursor(Qt::ClosedHandCursor);
+  event->accept();
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event) {
+  const QPoint pos = event->position().toPoint();
+  if (panning_ && (event->buttons() & Qt::MiddleButton)) {
+    state_.t0 = panStartT0_ - (pos.x() - pressPos_.x()) * state_.usPerPx;
+    clampView();
+    atFit_ = false;
+    viewport()->update();
+    return;
+  }
+  if (event->buttons() & Qt::LeftButton) {
+    if (!dragging_ && std::abs(pos.x() - pressPos_.x()) > 4) dragging_ = true;
+    if (dragging_) {
+      const TimelineGeometry g = geometry();
+      const double a = timeAtX(std::max(pressPos_.x(), g.plotLeft));
+      const double b = timeAtX(std::clamp(pos.x(), g.plotLeft, g.plotRight));
+      setRange(std::make_pair(std::min(a, b), std::max(a, b)));
+    }
+    return;
+  }
+  if (selection_) selection_->setHovered(nodeAt(pos));
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
+  if (panning_) {
+    panning_ = false;
+    viewport()->unsetCursor();
+    return;
+  }
+  if (event->button() == Qt::LeftButton && !dragging_) {
+    const int v = nodeAt(event->position().toPoint());
+    if (v < 0 && state_.range) setRange(std::nullopt);
+    if (selection_) selection_->setSelected(v);
+  }
+  dragging_ = false;
+}
+
+void TimelineView::leaveEvent(QEvent* event) {
+  if (selection_) selection_->setHovered(-1);
+  QAbstractScrollArea::leaveEvent(event);
+}
+
+QString TimelineView::tooltipAt(const QPoint& pos) const {
+  if (!data_ || !snapshot_) return {};
+  const TimelineGeometry g = geometry();
+  const int lane = TimelinePainter::laneAt(g, state_, pos.y());
+  if (pos.x() < g.plotLeft) return {};
+  const int index = TimelinePainter::eventAt(*data_, lane, timeAtX(pos.x()), 3 * state_.usPerPx);
+  if (index < 0) return {};
+  const TimelineEvent& e = data_->lanes[lane].events[index];
+  if (e.edge < 0) return nodeTooltipHtml(*snapshot_, e.node);
+  const DataflowGraph& graph = *snapshot_->graph;
+  const Edge& edge = graph.edge(e.edge);
+  return tr("<b>transfer</b> %1 → %2<br>%3<br>start %4, finish %5 (%6)%7")
+      .arg(QString::fromStdString(graph.node(edge.src).id).toHtmlEscaped(),
+           QString::fromStdString(graph.node(edge.dst).id).toHtmlEscaped(),
+           data_->lanes[lane].label, formatTime(e.start), formatTime(e.finish),
+           formatDuration(e.finish - e.start),
+           edge.bytes > 0 ? QStringLiteral("<br>%1").arg(formatBytes(edge.bytes)) : QString());
+}
+
+bool TimelineView::viewportEvent(QEvent* event) {
+  if (event->type() == QEvent::ToolTip) {
+    auto* help = static_cast<QHelpEvent*>(event);
+    const QString text = tooltipAt(help->pos());
+    if (text.isEmpty())
+      QToolTip::hideText();
+    else
+      QToolTip::showText(help->globalPos(), text, viewport());
+    return true;
+  }
+  return QAbstractScrollArea::viewportEvent(event);
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
+  QMenu menu(this);
+  menu.addAction(tr("Fit\tF"), this, &TimelineView::fit);
+  menu.addAction(tr("Zoom in\tW"), this, [this] { zoomBy(1.5); });
+  menu.addAction(tr("Zoom out\tS"), this, [this] { zoomBy(1 / 1.5); });
+  QAction* byNode = menu.addAction(tr("Colour by node\tC"));
+  byNode->setCheckable(true);
+  byNode->setChecked(state_.colorMode == TimelineColorMode::Node);
+  connect(byNode, &QAction::toggled, this, [this](bool on) {
+    setColorMode(on ? TimelineColorMode::Node : TimelineColorMode::OpKind);
+  });
+  if (state_.range)
+    menu.addAction(tr("Clear range\tEsc"), this, [this] { setRange(std::nullopt); });
+  menu.addSeparator();
+  menu.addAction(tr("Copy image"), this, [this] { Q_EMIT copyImageRequested(); });
+  menu.addAction(tr("Save image…"), this, [this] { Q_EMIT saveImageRequested(); });
+  menu.addAction(tr("Export Chrome trace…"), this, [this] { Q_EMIT exportTraceRequested(); });
+  menu.exec(event->globalPos());
+}
+
+}  // namespace doppler::views

@@ -1,0 +1,95 @@
+#pragma once
+// The timeline view: one lane per device and one per directed link that carried a transfer.
+// Wheel and W/S zoom, A/D pan, F fits; click a bar for its node, hover lights the node in the
+// graph (through SelectionState) and the reverse; drag a range for per-device utilization and
+// idle time inside it; flow arrows follow the selected node's transfers; C switches colouring
+// between op kind and node. Exports PNG, SVG and Chrome Trace JSON.
+#include <QAbstractScrollArea>
+#include <memory>
+#include <optional>
+
+#include "views/common/image_export.h"
+#include "views/common/snapshot.h"
+#include "views/timeline/timeline_painter.h"
+
+namespace doppler::views {
+
+class SelectionState;
+
+class TimelineView : public QAbstractScrollArea, public ImageSource {
+  Q_OBJECT
+ public:
+  explicit TimelineView(SelectionState* selection, QWidget* parent = nullptr);
+
+  void setSnapshot(SnapshotPtr snapshot);
+  const SnapshotPtr& snapshot() const { return snapshot_; }
+  const TimelineData* data() const { return data_.get(); }
+
+  int hoveredNode() const { return state_.hovered; }
+  int selectedNode() const { return state_.selected; }
+  double visibleStart() const { return state_.t0; }
+  double visibleEnd() const;
+  double usPerPixel() const { return state_.usPerPx; }
+  // Node under a viewport point (a transfer bar stands for its consumer), or -1.
+  int nodeAt(const QPoint& pos) const;
+  // Viewport point at the middle of a node's compute bar (-1, -1 if not visible).
+  QPoint pointOfNode(int node) const;
+  double timeAtX(double x) const;
+  TimelineGeometry geometry() const;
+
+  void setColorMode(TimelineColorMode mode);
+  TimelineColorMode colorMode() const { return state_.colorMode; }
+  void setRange(std::optional<std::pair<double, double>> range);
+  std::optional<std::pair<double, double>> range() const { return state_.range; }
+  const std::vector<DeviceRangeStats>& rangeStats() const { return state_.rangeStats; }
+
+  // Writes the schedule as Chrome Trace Event JSON (opens in Perfetto); returns an error or "".
+  QString exportChromeTrace(const QString& path) const;
+  ViewHeader header() const;
+
+  QString imageName() const override { return QStringLiteral("timeline"); }
+  QSize cleanImageSize() const override;
+  void renderClean(QPainter& painter, const QSize& size) override;
+
+ public Q_SLOTS:
+  void fit();
+  void zoomBy(double factor);   // around the mouse when it is over the plot, else the centre
+  void panBy(double fraction);  // of the visible width; positive moves later in time
+
+ Q_SIGNALS:
+  void rangeChanged(bool active, double start_us, double finish_us);
+  void copyImageRequested();
+  void saveImageRequested();
+  void exportTraceRequested();
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void leaveEvent(QEvent* event) override;
+  bool viewportEvent(QEvent* event) override;
+  void contextMenuEvent(QContextMenuEvent* event) override;
+  void scrollContentsBy(int dx, int dy) override;
+
+ private:
+  void zoomAround(double factor, double x);
+  void clampView();
+  void updateScrollBar();
+  void ensureNodeVisible(int node);
+  QString tooltipAt(const QPoint& pos) const;
+
+  SelectionState* selection_;
+  SnapshotPtr snapshot_;
+  std::shared_ptr<const TimelineData> data_;
+  TimelineState state_;
+  bool atFit_ = true;
+  QPoint pressPos_;
+  double panStartT0_ = 0;
+  bool dragging_ = false, panning_ = false;
+};
+
+}  // namespace doppler::views

@@ -1,0 +1,455 @@
+#include "views/tuner/tuner_widget.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+#include <cmath>
+
+#include "core/graph/device_presets.h"
+#include "views/common/theme.h"
+
+namespace doppler::views {
+namespace {
+
+QString numberText(double v) {
+  return QString::number(v, 'g', 12);
+}
+
+int decimalsFor(const ParamSpec& p) {
+  return p.max - p.min <= 1.0001 ? 3 : 2;
+}
+
+}  // namespace
+
+TunerWidget::TunerWidget(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("tuner"));
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(8, 8, 8, 8);
+
+  auto* methodRow = new QFormLayout;
+  method_ = new QComboBox;
+  method_->setObjectName(QStringLiteral("method"));
+  method_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  method_->setMinimumContentsLength(12);
+  for (const auto& m : methods()) method_->addItem(QString::fromStdString(m->name()));
+  methodRow->addRow(tr("Method"), method_);
+  description_ = new QLabel;
+  description_->setWordWrap(true);
+  description_->setForegroundRole(QPalette::PlaceholderText);
+  description_->setFont(titleFont(*this, 0.9, false));
+
+  paramsBox_ = new QGroupBox(tr("Method parameters"));
+  paramsForm_ = new QFormLayout(paramsBox_);
+
+  auto* simBox = new QGroupBox(tr("Devices and simulation"));
+  auto* simForm = new QFormLayout(simBox);
+  devices_ = new QComboBox;
+  devices_->setObjectName(QStringLiteral("devices"));
+  devices_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  devices_->setMinimumContentsLength(12);
+  fillDeviceChoices(devices_);
+  simForm->addRow(tr("Devices"), devices_);
+  costModel_ = new QComboBox;
+  costModel_->setObjectName(QStringLiteral("costModel"));
+  costModel_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  costModel_->setMinimumContentsLength(12);
+  costModel_->addItem(tr("reference (transfers never contend)"), QStringLiteral("reference"));
+  costModel_->addItem(tr("links (one transfer per link at a time)"), QStringLiteral("links"));
+  simForm->addRow(tr("Cost model"), costModel_);
+  noise_ = new QDoubleSpinBox;
+  noise_->setObjectName(QStringLiteral("noise"));
+  noise_->setRange(0, 2);
+  noise_->setSingleStep(0.05);
+  noise_->setDecimals(3);
+  noise_->setKeyboardTracking(false);
+  noise_->setToolTip(tr("Sigma of a log-normal factor on every duration; 0 = deterministic"));
+  simForm->addRow(tr("Noise σ"), noise_);
+  seed_ = new QSpinBox;
+  seed_->setObjectName(QStringLiteral("seed"));
+  seed_->setRange(0, 1 << 30);
+  seed_->setValue(1);
+  seed_->setKeyboardTracking(false);
+  seed_->setToolTip(tr("Seed for randomised methods, tie-breaking and noise"));
+  simForm->addRow(tr("Seed"), seed_);
+  budget_ = new QSpinBox;
+  budget_->setObjectName(QStringLiteral("budget"));
+  budget_->setRange(1, 10000000);
+  budget_->setSingleStep(1000);
+  budget_->setValue(5000);
+  budget_->setKeyboardTracking(false);
+  budget_->setToolTip(tr("Simulator evaluations for search methods (local-search)"));
+  simForm->addRow(tr("Search budget"), budget_);
+
+  auto* runRow = new QHBoxLayout;
+  auto* reset = new QPushButton(tr("Defaults"));
+  reset->setObjectName(QStringLiteral("reset"));
+  reset->setToolTip(tr("Reset the method's parameters to their defaults"));
+  rerun_ = new QPushButton(tr("Run again"));
+  rerun_->setObjectName(QStringLiteral("rerun"));
+  cancel_ = new QPushButton(tr("Cancel"));
+  cancel_->setObjectName(QStringLiteral("cancel"));
+  cancel_->setEnabled(false);
+  runRow->addWidget(reset);
+  runRow->addStretch();
+  runRow->addWidget(rerun_);
+  runRow->addWidget(cancel_);
+  progress_ = new QProgressBar;
+  progress_->setObjectName(QStringLiteral("progress"));
+  progress_->setTextVisible(true);
+  progress_->setVisible(false);
+
+  auto* resultBox = new QGroupBox(tr("Result"));
+  auto* result = new QVBoxLayout(resultBox);
+  makespan_ = new QLabel(QStringLiteral("–"));
+  makespan_->setObjectName(QStringLiteral("makespan"));
+  makespan_->setFont(titleFont(*this, 1.6));
+  delta_ = new QLabel;
+  delta_->setObjectName(QStringLiteral("delta"));
+  moved_ = new QLabel;
+  moved_->setObjectName(QStringLiteral("moved"));
+  moved_->setWordWrap(true);
+  bound_ = new QLabel;
+  bound_->setWordWrap(true);
+  timing_ = new QLabel;
+  timing_->setForegroundRole(QPalette::PlaceholderText);
+  error_ = new QLabel;
+  error_->setObjectName(QStringLiteral("error"));
+  error_->setWordWrap(true);
+  error_->setStyleSheet(QStringLiteral("color: #c62828"));
+  error_->hide();
+  for (QWidget* w : {static_cast<QWidget*>(makespan_), static_cast<QWidget*>(delta_),
+                     static_cast<QWidget*>(moved_), static_cast<QWidget*>(bound_),
+                     static_cast<QWidget*>(timing_), static_cast<QWidget*>(error_)})
+    result->addWidget(w);
+
+  auto* chart = new QChart;
+  chart->setTitle(tr("Makespan of each setting (ms)"));
+  chart->legend()->setAlignment(Qt::AlignBottom);
+  chart->setMargins(QMargins(2, 2, 2, 2));
+  history_ = new QLineSeries;
+  history_->setName(tr("makespan"));
+  history_->setPointsVisible(true);
+  boundSeries_ = new QLineSeries;
+  boundSeries_->setName(tr("lower bound"));
+  QPen dashed(QColor(0x88, 0x88, 0x88), 1.5, Qt::DashLine);
+  boundSeries_->setPen(dashed);
+  chart->addSeries(history_);
+  chart->addSeries(boundSeries_);
+  axisX_ = new QValueAxis;
+  axisX_->setLabelFormat(QStringLiteral("%d"));
+  axisX_->setTitleText(tr("setting"));
+  axisY_ = new QValueAxis;
+  axisY_->setLabelFormat(QStringLiteral("%.3g"));
+  chart->addAxis(axisX_, Qt::AlignBottom);
+  chart->addAxis(axisY_, Qt::AlignLeft);
+  for (QLineSeries* s : {history_, boundSeries_}) {
+    s->attachAxis(axisX_);
+    s->attachAxis(axisY_);
+  }
+  chartView_ = new QChartView(chart);
+  chartView_->setObjectName(QStringLiteral("historyChart"));
+  chartView_->setRenderHint(QPainter::Antialiasing);
+  chartView_->setMinimumHeight(170);
+
+  // The result first: it is what changes when a setting does.
+  outer->addLayout(methodRow);
+  outer->addWidget(description_);
+  outer->addWidget(resultBox);
+  outer->addLayout(runRow);
+  outer->addWidget(progress_);
+  outer->addWidget(paramsBox_);
+  outer->addWidget(simBox);
+  outer->addWidget(chartView_, 1);
+
+  connect(method_, &QComboBox::currentIndexChanged, this, [this] {
+    rebuildParams();
+    emitChanged();
+  });
+  connect(devices_, &QComboBox::currentIndexChanged, this, [this] {
+    if (!quiet_) Q_EMIT devicesChanged(devicesSpec());
+  });
+  connect(costModel_, &QComboBox::currentIndexChanged, this, &TunerWidget::emitChanged);
+  connect(noise_, &QDoubleSpinBox::valueChanged, this, &TunerWidget::emitChanged);
+  connect(seed_, &QSpinBox::valueChanged, this, &TunerWidget::emitChanged);
+  connect(budget_, &QSpinBox::valueChanged, this, &TunerWidget::emitChanged);
+  connect(reset, &QPushButton::clicked, this, &TunerWidget::resetDefaults);
+  connect(rerun_, &QPushButton::clicked, this, &TunerWidget::rerunRequested);
+  connect(cancel_, &QPushButton::clicked, this, &TunerWidget::cancelRequested);
+  rebuildParams();
+}
+
+void TunerWidget::fillDeviceChoices(QComboBox* combo) {
+  for (const auto& p : devicePresets())
+    combo->addItem(QString::fromStdString(p.name), QString::fromStdString(p.name));
+  for (int n : {1, 2, 3, 4, 6, 8, 16})
+    combo->addItem(QObject::tr("%1 × default GPU (P100-like)").arg(n), QString::number(n));
+}
+
+void TunerWidget::selectDeviceSpec(QComboBox* combo, const QString& spec) {
+  int i = combo->findData(spec);
+  if (i < 0) {
+    combo->addItem(spec.section('/', -1), spec);
+    combo->setItemData(combo->count() - 1, spec, Qt::ToolTipRole);
+    i = combo->count() - 1;
+  }
+  combo->setCurrentIndex(i);
+}
+
+QString TunerWidget::devicesSpec() const {
+  return devices_->currentData().toString();
+}
+
+void TunerWidget::setDevicesSpec(const QString& spec) {
+  quiet_ = true;
+  selectDeviceSpec(devices_, spec);
+  quiet_ = false;
+}
+
+void TunerWidget::rebuildParams() {
+  while (paramsForm_->rowCount() > 0) paramsForm_->removeRow(0);
+  paramEditors_.clear();
+  const Method& m = findMethod(method_->currentText().toStdString());
+  description_->setText(QString::fromStdString(m.description()));
+  budget_->setEnabled(m.isSearch());
+  rerun_->setEnabled(true);
+  const std::vector<ParamSpec> specs = m.params();
+  paramsBox_->setVisible(!specs.empty());
+  for (const ParamSpec& p : specs) {
+    QWidget* editor = nullptr;
+    const QString def = QString::fromStdString(p.default_value);
+    switch (p.type) {
+      case ParamSpec::Type::Number: {
+        auto* s = new QDoubleSpinBox;
+        s->setDecimals(decimalsFor(p));
+        s->setRange(p.min, p.max);
+        s->setSingleStep(p.max - p.min <= 1.0001 ? 0.05 : 0.1);
+        s->setValue(def.toDouble());
+        s->setKeyboardTracking(false);
+        connect(s, &QDoubleSpinBox::valueChanged, this, &TunerWidget::emitChanged);
+        editor = s;
+        break;
+      }
+      case ParamSpec::Type::Integer: {
+        auto* s = new QSpinBox;
+        s->setRange(static_cast<int>(std::max(p.min, -2e9)),
+                    static_cast<int>(std::min(p.max, 2e9)));
+        s->setValue(def.toInt());
+        s->setKeyboardTracking(false);
+        connect(s, &QSpinBox::valueChanged, this, &TunerWidget::emitChanged);
+        editor = s;
+        break;
+      }
+      case ParamSpec::Type::Choice: {
+        auto* c = new QComboBox;
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(10);
+        for (const auto& choice : p.choices) c->addItem(QString::fromStdString(choice));
+        c->setCurrentText(def);
+        connect(c, &QComboBox::currentIndexChanged, this, &TunerWidget::emitChanged);
+        editor = c;
+        break;
+      }
+      case ParamSpec::Type::Bool: {
+        auto* c = new QCheckBox;
+        c->setChecked(def == QStringLiteral("true"));
+        connect(c, &QCheckBox::toggled, this, &TunerWidget::emitChanged);
+        editor = c;
+        break;
+      }
+    }
+    editor->setObjectName(QStringLiteral("param_") + QString::fromStdString(p.name));
+    editor->setToolTip(QString::fromStdString(p.description));
+    auto* label = new QLabel(QString::fromStdString(p.name));
+    label->setToolTip(QString::fromStdString(p.description));
+    paramsForm_->addRow(label, editor);
+    paramEditors_[p.name] = editor;
+  }
+}
+
+PlacementSettings TunerWidget::settings() const {
+  PlacementSettings s;
+  s.method = method_->currentText().toStdString();
+  for (const auto& [name, editor] : paramEditors_) {
+    QString value;
+    if (auto* d = qobject_cast<QDoubleSpinBox*>(editor))
+      value = numberText(d->value());
+    else if (auto* i = qobject_cast<QSpinBox*>(editor))
+      value = QString::number(i->value());
+    else if (auto* c = qobject_cast<QComboBox*>(editor))
+      value = c->currentText();
+    else if (auto* b = qobject_cast<QCheckBox*>(editor))
+      value = b->isChecked() ? QStringLiteral("true") : QStringLiteral("false");
+    s.params[name] = value.toStdString();
+  }
+  s.cost_model = costModel_->currentData().toString() == QStringLiteral("links")
+                     ? CostModel::Links
+                     : CostModel::Reference;
+  s.noise = noise_->value();
+  s.seed = static_cast<uint64_t>(seed_->value());
+  s.budget = budget_->value();
+  return s;
+}
+
+void TunerWidget::setSettings(const PlacementSettings& s) {
+  quiet_ = true;
+  const int mi = method_->findText(QString::fromStdString(s.method));
+  if (mi >= 0 && mi != method_->currentIndex()) {
+    method_->setCurrentIndex(mi);
+    rebuildParams();
+  }
+  for (const auto& [name, value] : s.params) {
+    auto it = paramEditors_.find(name);
+    if (it == paramEditors_.end()) continue;
+    const QString v = QString::fromStdString(value);
+    if (auto* d = qobject_cast<QDoubleSpinBox*>(it->second))
+      d->setValue(v.toDouble());
+    else if (auto* i = qobject_cast<QSpinBox*>(it->second))
+      i->setValue(v.toInt());
+    else if (auto* c = qobject_cast<QComboBox*>(it->second))
+      c->setCurrentText(v);
+    else if (auto* b = qobject_cast<QCheckBox*>(it->second))
+      b->setChecked(v == QStringLiteral("true"));
+  }
+  costModel_->setCurrentIndex(s.cost_model == CostModel::Links ? 1 : 0);
+  noise_->setValue(s.noise);
+  seed_->setValue(static_cast<int>(s.seed));
+  budget_->setValue(static_cast<int>(s.budget));
+  quiet_ = false;
+}
+
+void TunerWidget::emitChanged() {
+  if (quiet_) return;
+  Q_EMIT settingsChanged();
+}
+
+void TunerWidget::resetDefaults() {
+  quiet_ = true;
+  rebuildParams();
+  quiet_ = false;
+  emitChanged();
+}
+
+void TunerWidget::setRunning(bool running) {
+  cancel_->setEnabled(running);
+  progress_->setVisible(running);
+  if (running) {
+    progress_->setRange(0, 0);
+    progress_->setFormat(tr("running…"));
+  }
+}
+
+void TunerWidget::setProgress(long done, long total, double best_us) {
+  progress_->setVisible(true);
+  progress_->setRange(0, 1000);
+  progress_->setValue(total > 0 ? static_cast<int>(1000.0 * done / total) : 0);
+  progress_->setFormat(
+      tr("%1 of %2 evaluations · best %3").arg(done).arg(total).arg(formatDuration(best_us)));
+}
+
+void TunerWidget::showError(const QString& message) {
+  error_->setText(message);
+  error_->setVisible(!message.isEmpty());
+}
+
+QString TunerWidget::makespanText() const {
+  return makespan_->text();
+}
+
+void TunerWidget::showSnapshot(const SnapshotPtr& snapshot) {
+  showError(QString());
+  if (!snapshot) {
+    makespan_->setText(QStringLiteral("–"));
+    delta_->clear();
+    moved_->clear();
+    bound_->clear();
+    timing_->clear();
+    return;
+  }
+  const PlacementSnapshot& s = *snapshot;
+  setDevicesSpec(QString::fromStdString(s.devices_spec));
+  makespan_->setText(
+      tr("%1%2").arg(formatDuration(s.makespan()), s.cancelled ? tr(" (cancelled)") : QString()));
+  if (s.previous_makespan_us) {
+    const double d = s.makespan() - *s.previous_makespan_us;
+    const double pct = *s.previous_makespan_us > 0 ? 100 * d / *s.previous_makespan_us : 0;
+    const QString colour = d < 0   ? QStringLiteral("#2e7d32")
+                           : d > 0 ? QStringLiteral("#c62828")
+                                   : QStringLiteral("gray");
+    delta_->setText(tr("<span style='color:%1'><b>%2%3</b> (%4%5%)</span> vs the previous setting")
+                        .arg(colour, d > 0 ? QStringLiteral("+") : QString(), formatDuration(d),
+                             d > 0 ? QStringLiteral("+") : QString())
+                        .arg(pct, 0, 'f', 1));
+    moved_->setText(s.moved.empty()
+                        ? tr("no node changed device")
+                        : tr("%1 of %2 nodes moved device (dashed outline in the graph)")
+                              .arg(s.moved.size())
+                              .arg(s.graph->nodeCount()));
+  } else {
+    delta_->setText(tr("first setting for this graph and device set"));
+    moved_->clear();
+  }
+  QString bound = tr("lower bound %1 · ratio %2 · mean utilization %3%")
+                      .arg(formatDuration(s.lower_bound_us))
+                      .arg(s.lower_bound_us > 0 ? s.makespan() / s.lower_bound_us : 0, 0, 'f', 3)
+                      .arg(s.meanUtilization() * 100, 0, 'f', 1);
+  if (s.planned_makespan_us)
+    bound += tr(" · planned %1").arg(formatDuration(*s.planned_makespan_us));
+  bound_->setText(bound);
+  timing_->setText(
+      s.evaluations > 0
+          ? tr("%1 evaluations in %2 ms").arg(s.evaluations).arg(s.compute_ms, 0, 'f', 1)
+          : tr("placed and simulated in %1 ms").arg(s.compute_ms, 0, 'f', 2));
+  addHistoryPoint(s);
+}
+
+void TunerWidget::addHistoryPoint(const PlacementSnapshot& s) {
+  if (historyGraph_ != s.graph.get() || historyDevices_ != s.devices->size() ||
+      !s.previous_makespan_us) {
+    history_->clear();
+    boundSeries_->clear();
+    historyGraph_ = s.graph.get();
+    historyDevices_ = s.devices->size();
+    historyCount_ = 0;
+  }
+  ++historyCount_;
+  history_->append(historyCount_, s.makespan() / 1000);
+  while (history_->count() > 40) history_->remove(0);
+  const double first = history_->at(0).x();
+  boundSeries_->clear();
+  boundSeries_->append(first, s.lower_bound_us / 1000);
+  boundSeries_->append(std::max<double>(historyCount_, first + 1), s.lower_bound_us / 1000);
+  double lo = s.lower_bound_us / 1000, hi = lo;
+  for (const QPointF& p : history_->points()) {
+    lo = std::min(lo, p.y());
+    hi = std::max(hi, p.y());
+  }
+  const double pad = std::max((hi - lo) * 0.1, hi * 0.02 + 1e-9);
+  axisY_->setRange(std::max(0.0, lo - pad), hi + pad);
+  axisX_->setRange(first, std::max<double>(historyCount_, first + 1));
+  const int span = historyCount_ - static_cast<int>(first) + 1;
+  axisX_->setTickCount(std::clamp(span, 2, 6));
+  const Theme& t = Theme::current();
+  if (chartDark_ != static_cast<int>(t.dark)) {
+    chartDark_ = t.dark;
+    QChart* chart = chartView_->chart();
+    chart->setTheme(t.dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart->setBackgroundBrush(t.background);
+    chart->setTitleBrush(t.text);
+  }
+  boundSeries_->setPen(QPen(t.mutedText, 1.5, Qt::DashLine));
+  history_->setPen(QPen(QColor(0x4e, 0x79, 0xa7), 2));
+}
+
+}  // namespace doppler::views
