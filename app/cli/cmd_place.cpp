@@ -1,5 +1,6 @@
 // `doppler place` and `doppler methods`.
 #include <atomic>
+#include <cmath>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -43,10 +44,12 @@ ParamValues parseParams(const std::vector<std::string>& raw) {
   return values;
 }
 
-std::string fmt(double us) {
+// Fixed notation for people: "1226510.4", not "1.22651e+06".
+std::string fmt(double x) {
   std::ostringstream s;
-  s.precision(6);
-  s << us;
+  s << std::fixed;
+  s.precision(x != 0 && std::abs(x) < 10 ? 3 : 1);
+  s << x;
   return s.str();
 }
 
@@ -121,7 +124,8 @@ void runPlace(const PlaceArgs& args) {
     nlohmann::json out = {
         {"method", method.name()},
         {"makespan_us", r.schedule.makespan_us},
-        {"planned_makespan_us", placement.planned ? nlohmann::json(placement.planned->makespan_us) : nlohmann::json()},
+        {"planned_makespan_us",
+         placement.planned ? nlohmann::json(placement.planned->makespan_us) : nlohmann::json()},
         {"lower_bound_us", lb},
         {"assignment", assignmentJson(g, placement.assignment)},
         {"schedule", scheduleJson(g, r.schedule)},
@@ -133,15 +137,19 @@ void runPlace(const PlaceArgs& args) {
         {"seed", args.seed},
         {"params", params.values()},
         {"evaluations", placement.evaluations}};
+    // The method's own schedule, where it builds one, so plan and simulation can be compared.
+    if (placement.planned) out["planned_schedule"] = scheduleJson(g, *placement.planned);
     if (rec.enabled()) out["run_id"] = rec.id();
     writeOutput(args.out, dump(out));
     return;
   }
   std::ostringstream s;
   s << "method        " << method.name() << "\n"
-    << "graph         " << g.name << " (" << g.nodeCount() << " nodes, " << g.edgeCount() << " edges)\n"
+    << "graph         " << g.name << " (" << g.nodeCount() << " nodes, " << g.edgeCount()
+    << " edges)\n"
     << "devices       " << d.name << " (" << d.size() << ")\n"
-    << "makespan      " << fmt(r.schedule.makespan_us) << " us (simulated, " << toString(sim.model) << ")\n";
+    << "makespan      " << fmt(r.schedule.makespan_us) << " us (simulated, " << toString(sim.model)
+    << ")\n";
   if (placement.planned) s << "planned       " << fmt(placement.planned->makespan_us) << " us\n";
   s << "lower bound   " << fmt(lb) << " us (ratio " << fmt(r.schedule.makespan_us / lb) << ")\n";
   s << "utilization  ";
@@ -162,8 +170,11 @@ void runMethods(bool json) {
       const char* type = p.type == ParamSpec::Type::Number    ? "number"
                          : p.type == ParamSpec::Type::Integer ? "integer"
                          : p.type == ParamSpec::Type::Choice  ? "choice"
-                                                               : "bool";
-      nlohmann::json jp = {{"name", p.name}, {"type", type}, {"default", p.default_value}, {"description", p.description}};
+                                                              : "bool";
+      nlohmann::json jp = {{"name", p.name},
+                           {"type", type},
+                           {"default", p.default_value},
+                           {"description", p.description}};
       if (p.type == ParamSpec::Type::Choice) jp["choices"] = p.choices;
       if (p.type == ParamSpec::Type::Number || p.type == ParamSpec::Type::Integer) {
         jp["min"] = p.min;
@@ -177,7 +188,10 @@ void runMethods(bool json) {
       }
       s << ") " << p.description << "\n";
     }
-    out.push_back({{"name", m->name()}, {"description", m->description()}, {"search", m->isSearch()}, {"params", params}});
+    out.push_back({{"name", m->name()},
+                   {"description", m->description()},
+                   {"search", m->isSearch()},
+                   {"params", params}});
   }
   writeOutput("", json ? dump(out) : s.str());
 }
@@ -186,15 +200,21 @@ void runMethods(bool json) {
 
 void addPlaceCommands(CLI::App& app) {
   auto args = std::make_shared<PlaceArgs>();
-  CLI::App* place = app.add_subcommand("place", "Place a graph on devices with a heuristic or search method");
+  CLI::App* place =
+      app.add_subcommand("place", "Place a graph on devices with a heuristic or search method");
   addGraphOptions(*place, args->graph);
   addDeviceOptions(*place, args->devices);
-  place->add_option("--method,-m", args->method, "Method (see `doppler methods`)")->capture_default_str();
-  place->add_option("--seed", args->seed, "Seed for randomised methods and noise")->capture_default_str();
-  place->add_option("--budget", args->budget, "Simulator evaluations for search methods")->capture_default_str();
+  place->add_option("--method,-m", args->method, "Method (see `doppler methods`)")
+      ->capture_default_str();
+  place->add_option("--seed", args->seed, "Seed for randomised methods and noise")
+      ->capture_default_str();
+  place->add_option("--budget", args->budget, "Simulator evaluations for search methods")
+      ->capture_default_str();
   place->add_option("--param,-p", args->params, "Method parameter NAME=VALUE (repeatable)");
-  place->add_option("--cost-model", args->costModel, "Simulator cost model: reference or links")->capture_default_str();
-  place->add_option("--noise", args->noise, "Log-normal noise sigma on every duration (0 = none)")->capture_default_str();
+  place->add_option("--cost-model", args->costModel, "Simulator cost model: reference or links")
+      ->capture_default_str();
+  place->add_option("--noise", args->noise, "Log-normal noise sigma on every duration (0 = none)")
+      ->capture_default_str();
   place->add_flag("--json", args->json, "Print one JSON object");
   place->add_option("--out,-o", args->out, "Write the result to a file instead of stdout");
   addRecordOptions(*place, args->record);

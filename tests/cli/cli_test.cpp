@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -66,7 +67,8 @@ class Cli : public ::testing::Test {
     Result r = run(args);
     EXPECT_EQ(r.status, 2) << args << "\nstderr: " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\nstderr: " << r.err;
-    for (const auto& f : fragments) EXPECT_NE(r.err.find(f), std::string::npos) << "missing '" << f << "' in: " << r.err;
+    for (const auto& f : fragments)
+      EXPECT_NE(r.err.find(f), std::string::npos) << "missing '" << f << "' in: " << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
   }
 
@@ -74,17 +76,24 @@ class Cli : public ::testing::Test {
 };
 
 TEST_F(Cli, PlaceJsonHasTheContractFields) {
-  Result r = run("place --graph " + kGraphs + "chain_mm_112nodes.txt --devices 4 --method critical-path --json");
+  Result r = run("place --graph " + kGraphs +
+                 "chain_mm_112nodes.txt --devices 4 --method critical-path --json");
   ASSERT_EQ(r.status, 0) << r.err;
   json j = json::parse(r.out);
   EXPECT_EQ(j["method"], "critical-path");
   EXPECT_GT(j["makespan_us"].get<double>(), 0);
   EXPECT_TRUE(j["planned_makespan_us"].is_number());
+  ASSERT_EQ(j["planned_schedule"].size(), 76u);  // the list scheduler's own plan
+  double plannedEnd = 0;
+  for (auto& s : j["planned_schedule"])
+    plannedEnd = std::max(plannedEnd, s["finish_us"].get<double>());
+  EXPECT_DOUBLE_EQ(plannedEnd, j["planned_makespan_us"].get<double>());
   EXPECT_LE(j["lower_bound_us"].get<double>(), j["makespan_us"].get<double>());
   EXPECT_EQ(j["assignment"].size(), 76u);
   EXPECT_EQ(j["schedule"].size(), 76u);
   for (auto& s : j["schedule"]) {
-    EXPECT_TRUE(s.contains("node") && s.contains("device") && s.contains("start_us") && s.contains("finish_us"));
+    EXPECT_TRUE(s.contains("node") && s.contains("device") && s.contains("start_us") &&
+                s.contains("finish_us"));
     EXPECT_LE(s["finish_us"].get<double>(), j["makespan_us"].get<double>());
   }
 }
@@ -92,8 +101,10 @@ TEST_F(Cli, PlaceJsonHasTheContractFields) {
 TEST_F(Cli, SimulatingAPlacementReproducesItsMakespan) {
   Result p = run("place --graph " + kGraphs + "ffnn_192nodes.txt --devices 4 --method heft --json");
   ASSERT_EQ(p.status, 0) << p.err;
-  const std::string a = write("placed.json", p.out);  // the place output is accepted as an assignment
-  Result s = run("simulate --graph " + kGraphs + "ffnn_192nodes.txt --devices 4 --assignment " + a + " --json");
+  const std::string a =
+      write("placed.json", p.out);  // the place output is accepted as an assignment
+  Result s = run("simulate --graph " + kGraphs + "ffnn_192nodes.txt --devices 4 --assignment " + a +
+                 " --json");
   ASSERT_EQ(s.status, 0) << s.err;
   json pj = json::parse(p.out), sj = json::parse(s.out);
   EXPECT_DOUBLE_EQ(pj["makespan_us"].get<double>(), sj["makespan_us"].get<double>());
@@ -104,7 +115,8 @@ TEST_F(Cli, SimulatingAPlacementReproducesItsMakespan) {
 
 TEST_F(Cli, SeededLocalSearchIsReproducible) {
   const std::string args =
-      "place --graph " + kGraphs + "chain_mm_112nodes.txt --devices 4 --method local-search --budget 300 --seed 9 --json";
+      "place --graph " + kGraphs +
+      "chain_mm_112nodes.txt --devices 4 --method local-search --budget 300 --seed 9 --json";
   Result a = run(args), b = run(args);
   ASSERT_EQ(a.status, 0) << a.err;
   EXPECT_EQ(json::parse(a.out)["assignment"], json::parse(b.out)["assignment"]);
@@ -118,17 +130,20 @@ TEST_F(Cli, GenerateConvertInfoAndTrace) {
   ASSERT_EQ(info.status, 0) << info.err;
   json ij = json::parse(info.out);
   EXPECT_GT(ij["nodes"].get<int>(), 80);
-  Result conv = run("graph convert --graph " + kGraphs + "chain_mm_112nodes.txt --out " + path("chain.json"));
+  Result conv =
+      run("graph convert --graph " + kGraphs + "chain_mm_112nodes.txt --out " + path("chain.json"));
   ASSERT_EQ(conv.status, 0) << conv.err;
   Result info2 = run("graph info --graph " + path("chain.json") + " --json");
   EXPECT_EQ(json::parse(info2.out)["nodes"], 76);
-  Result t = run("export-trace --graph " + path("chain.json") + " --devices 4 --method heft --out " + path("t.json"));
+  Result t = run("export-trace --graph " + path("chain.json") +
+                 " --devices 4 --method heft --out " + path("t.json"));
   ASSERT_EQ(t.status, 0) << t.err;
   json tj = json::parse(slurp(path("t.json")));
   EXPECT_GT(tj["traceEvents"].size(), 76u);
   Result dev = run("devices show 8xV100-NVLink --out " + path("v100.json"));
   ASSERT_EQ(dev.status, 0) << dev.err;
-  Result p = run("place --graph " + path("block.json") + " --devices " + path("v100.json") + " --method etf --json");
+  Result p = run("place --graph " + path("block.json") + " --devices " + path("v100.json") +
+                 " --method etf --json");
   ASSERT_EQ(p.status, 0) << p.err;
   EXPECT_EQ(json::parse(p.out)["device_count"], 8);
 }
@@ -144,46 +159,71 @@ TEST_F(Cli, HelpEverywhere) {
 }
 
 TEST_F(Cli, BadInputGetsOneClearLineAndStatusTwo) {
-  const std::string g4 = write("ok.json", R"({"format":"dataflow-graph/1","nodes":[{"id":"a","compute_us":[1,2]},
+  const std::string g4 =
+      write("ok.json", R"({"format":"dataflow-graph/1","nodes":[{"id":"a","compute_us":[1,2]},
     {"id":"b","compute_us":1}],"edges":[{"src":"a","dst":"b","transfer_us":3}]})");
   auto graph = [&](const std::string& name, const std::string& text) {
     return "place --devices 2 --graph " + write(name, text);
   };
-  expectBadInput(graph("m.json", "{\"format\": \"dataflow-graph/1\", \n\"nodes\": [}"), {"m.json", "line 2", "malformed JSON"});
-  expectBadInput(graph("u.json", R"({"format":"dataflow-graph/1","nodes":[{"id":"a"}],"edges":[{"src":"a","dst":"zz"}]})"),
-                 {"u.json", "edges[0].dst", "unknown node 'zz'"});
-  expectBadInput(graph("d.json", R"({"format":"dataflow-graph/1","nodes":[{"id":"a"},{"id":"a"}],"edges":[]})"),
-                 {"d.json", "nodes[1]", "duplicate node id 'a'"});
+  expectBadInput(graph("m.json", "{\"format\": \"dataflow-graph/1\", \n\"nodes\": [}"),
+                 {"m.json", "line 2", "malformed JSON"});
+  expectBadInput(
+      graph(
+          "u.json",
+          R"({"format":"dataflow-graph/1","nodes":[{"id":"a"}],"edges":[{"src":"a","dst":"zz"}]})"),
+      {"u.json", "edges[0].dst", "unknown node 'zz'"});
+  expectBadInput(
+      graph("d.json",
+            R"({"format":"dataflow-graph/1","nodes":[{"id":"a"},{"id":"a"}],"edges":[]})"),
+      {"d.json", "nodes[1]", "duplicate node id 'a'"});
   expectBadInput(graph("c.json", R"({"format":"dataflow-graph/1","nodes":[{"id":"a"},{"id":"b"}],
       "edges":[{"src":"a","dst":"b"},{"src":"b","dst":"a"}]})"),
                  {"c.json", "cycle", "'a'", "'b'"});
-  expectBadInput(graph("n.json", R"({"format":"dataflow-graph/1","nodes":[{"id":"a","flops":-3}],"edges":[]})"),
-                 {"n.json", "nodes[0].flops", "negative"});
-  expectBadInput(graph("i.json", R"({"format":"dataflow-graph/1","nodes":[{"id":"a","flops":1e400}],"edges":[]})"),
-                 {"i.json", "not finite"});
-  expectBadInput(graph("nan.json", R"({"format":"dataflow-graph/1","nodes":[{"id":"a","flops":NaN}],"edges":[]})"),
-                 {"nan.json", "malformed JSON"});
+  expectBadInput(
+      graph("n.json",
+            R"({"format":"dataflow-graph/1","nodes":[{"id":"a","flops":-3}],"edges":[]})"),
+      {"n.json", "nodes[0].flops", "negative"});
+  expectBadInput(
+      graph("i.json",
+            R"({"format":"dataflow-graph/1","nodes":[{"id":"a","flops":1e400}],"edges":[]})"),
+      {"i.json", "not finite"});
+  expectBadInput(
+      graph("nan.json",
+            R"({"format":"dataflow-graph/1","nodes":[{"id":"a","flops":NaN}],"edges":[]})"),
+      {"nan.json", "malformed JSON"});
   expectBadInput("place --devices 3 --graph " + g4, {"ok.json", "'a'.compute_us", "3 devices"});
   expectBadInput(graph("e.json", ""), {"e.json", "file is empty"});
-  expectBadInput(graph("b.bin", std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10)), {"b.bin", "binary data"});
+  expectBadInput(graph("b.bin", std::string("\x7f"
+                                            "ELF\x02\x01\x01\0\0\0",
+                                            10)),
+                 {"b.bin", "binary data"});
   {
     std::ofstream big(path("big.json"), std::ios::binary);
     std::string chunk(1 << 20, ' ');
     for (int i = 0; i < 100; ++i) big << chunk;
   }
   expectBadInput("place --devices 2 --graph " + path("big.json"), {"big.json", "larger than"});
-  expectBadInput("place --devices 2 --graph " + path("missing.json"), {"missing.json", "no such file"});
+  expectBadInput("place --devices 2 --graph " + path("missing.json"),
+                 {"missing.json", "no such file"});
   // Assignments.
-  expectBadInput("simulate --devices 2 --graph " + g4 + " --assignment " + write("a1.json", R"({"a": 0})"),
-                 {"a1.json", "node 'b' has no device"});
-  expectBadInput("simulate --devices 2 --graph " + g4 + " --assignment " + write("a2.json", R"({"a": 0, "b": 5})"),
+  expectBadInput(
+      "simulate --devices 2 --graph " + g4 + " --assignment " + write("a1.json", R"({"a": 0})"),
+      {"a1.json", "node 'b' has no device"});
+  expectBadInput("simulate --devices 2 --graph " + g4 + " --assignment " +
+                     write("a2.json", R"({"a": 0, "b": 5})"),
                  {"a2.json", "b", "device 5", "does not exist"});
-  expectBadInput("simulate --devices 2 --graph " + g4 + " --assignment " + write("a3.json", R"({"a": 0, "b": 1, "q": 1})"),
+  expectBadInput("simulate --devices 2 --graph " + g4 + " --assignment " +
+                     write("a3.json", R"({"a": 0, "b": 1, "q": 1})"),
                  {"a3.json", "unknown node 'q'"});
   // Devices, methods, parameters, options.
-  expectBadInput("place --graph " + g4 + " --devices " + write("dv.json", R"({"format":"device-set/1","devices":[{"tflops":0}],"links":{"bandwidth_gbps":1}})"),
-                 {"dv.json", "devices[0].tflops"});
-  expectBadInput("place --graph " + g4 + " --devices 2 --method nope", {"--method", "unknown method 'nope'"});
+  expectBadInput(
+      "place --graph " + g4 + " --devices " +
+          write(
+              "dv.json",
+              R"({"format":"device-set/1","devices":[{"tflops":0}],"links":{"bandwidth_gbps":1}})"),
+      {"dv.json", "devices[0].tflops"});
+  expectBadInput("place --graph " + g4 + " --devices 2 --method nope",
+                 {"--method", "unknown method 'nope'"});
   expectBadInput("place --graph " + g4 + " --devices 2 --param zz=1", {"zz"});
   expectBadInput("place --graph " + g4 + " --devices 2 --cost-model fast", {"cost model 'fast'"});
   expectBadInput("place --graph " + g4 + " --devices 0", {"--devices"});
