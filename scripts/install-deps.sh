@@ -9,6 +9,9 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # The run store (sessions/): SQLite, and OpenSSL's libcrypto for SHA-256 content hashes.
   libsqlite3-dev libssl-dev
+  # LibTorch (core/policy, core/train) and OpenBLAS: without libopenblas0-pthread, Debian's
+  # LibTorch runs matrix products on the generic reference BLAS (~20x slower).
+  libtorch-dev libopenblas0-pthread
   # The studio (views/, app/studio): Qt 6 Widgets, Charts (needs the OpenGL dev package), Svg and
   # Test; Graphviz for graph layout; a font so offscreen grabs and tests render text.
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgraphviz-dev graphviz

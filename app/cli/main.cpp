@@ -16,6 +16,9 @@ int main(int argc, char** argv) {
   doppler::cli::addSimulateCommands(app);
   doppler::cli::addDemoCommand(app);
   doppler::cli::addRunsCommands(app);
+#ifdef DOPPLER_HAVE_TORCH
+  doppler::cli::addTrainCommands(app);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,83 @@
+// The dual policy's speed on LLAMA-LAYER (229 nodes, 4 devices): one greedy episode (inference),
+// one training episode of each stage (rollout, simulation, batched log-probabilities, backward,
+// Adam step). Arguments: LibTorch/OpenBLAS threads, then episodes per update (the encoder runs
+// once per update). `ms_per_episode` is the figure quoted in the note.
+//   build/policy/bench/policy_bench --benchmark_filter=Train
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+
+#include "core/graph/graph_io.h"
+#include "core/policy/features.h"
+#include "core/policy/policy.h"
+#include "core/sim/cost_table.h"
+#include "core/train/trainer.h"
+
+namespace doppler {
+namespace {
+
+struct LlamaLayer {
+  DataflowGraph graph = readGraphFile(std::string(DOPPLER_SHARED_DATA) +
+                                      "/doppler-graphs/full_transformer_layer_261nodes.txt");
+  DeviceSet devices = DeviceSet::uniform(4);
+  CostTable costs{graph, devices};
+};
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+LlamaLayer& layer() {
+  static LlamaLayer l;
+  return l;
+}
+
+void BM_GreedyEpisode(benchmark::State& state) {
+  policy::setComputeThreads(static_cast<int>(state.range(0)));
+  policy::Policy p;
+  const policy::GraphFeatures f = policy::graphFeatures(layer().costs);
+  policy::EpisodeOptions o;
+  o.record_probs = false;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (auto _ : state) benchmark::DoNotOptimize(p.run(layer().costs, f, o));
+  state.counters["ms_per_episode"] = msSince(t0) / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_GreedyEpisode)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void trainEpisodes(benchmark::State& state, train::Stage stage) {
+  train::TrainConfig cfg = train::TrainConfig::defaults(stage);
+  cfg.threads = static_cast<int>(state.range(0));
+  cfg.rollouts = static_cast<int>(state.range(1));
+  cfg.episodes = 1000000000;
+  policy::Policy p;
+  train::Trainer trainer(layer().costs, p, cfg);
+  trainer.step();  // warm-up
+  const auto t0 = std::chrono::steady_clock::now();
+  for (auto _ : state) benchmark::DoNotOptimize(trainer.step());
+  state.counters["ms_per_episode"] =
+      msSince(t0) / static_cast<double>(state.iterations() * cfg.rollouts);
+}
+void BM_TrainEpisodeImitation(benchmark::State& s) {
+  trainEpisodes(s, train::Stage::Imitation);
+}
+void BM_TrainEpisodeSim(benchmark::State& s) {
+  trainEpisodes(s, train::Stage::Simulation);
+}
+BENCHMARK(BM_TrainEpisodeImitation)
+    ->Args({1, 1})
+    ->Args({2, 1})
+    ->Args({1, 4})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_TrainEpisodeSim)
+    ->Args({1, 1})
+    ->Args({2, 1})
+    ->Args({1, 4})
+    ->Args({2, 4})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+}  // namespace
+}  // namespace doppler
+
+BENCHMARK_MAIN();

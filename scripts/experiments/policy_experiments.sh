@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Reproduces the dual policy's note: results table against critical-path, HEFT, local-search-5000
+# and the lower bound on the four paper graphs (4 devices, reference cost model), the dual-policy
+# ablation, zero-shot transfer from LLAMA-BLOCK, the training curve, and the speed figures.
+# Single-threaded LibTorch (the machine is shared); about 25 minutes on a 2-core machine.
+#   scripts/experiments/policy_experiments.sh [build-dir] [extra policy_experiments options]
+# Results: stdout (markdown) and <build-dir>/policy_experiments.json.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build="${1:-build/release}"
+shift || true
+if [[ ! -d "$build" ]]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDOPPLER_BENCHMARKS=ON >/dev/null
+fi
+nice ninja -C "$build" -j1 policy_experiments policy_bench doppler >/dev/null
+
+echo "## Speed (LLAMA-LAYER, 229 nodes, 4 devices; ms per episode, 1 = threads, 4 = episodes per update)"
+echo
+echo '```'
+"$build/bench/policy_bench" --benchmark_min_time=2 --benchmark_filter='BM_(GreedyEpisode/1|TrainEpisode(Imitation|Sim)/1/)' 2>/dev/null |
+  grep -E '^BM_|^Benchmark'
+echo '```'
+echo
+"$build/bench/policy_experiments" --seeds 3 --json "$build/policy_experiments.json" "$@"
+
+# Stage I + II on CHAINMM through the command line, timed end to end.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+graph=../shared/data/doppler-graphs/chain_mm_112nodes.txt
+start=$(date +%s.%N)
+"$build/app/doppler" train --graph "$graph" --devices 4 --stage imitation --out "$tmp/il.pt" --no-record >/dev/null
+"$build/app/doppler" train --graph "$graph" --devices 4 --stage sim --episodes 4000 --from "$tmp/il.pt" \
+  --out "$tmp/sim.pt" --no-record >/dev/null
+end=$(date +%s.%N)
+echo "## CHAINMM stage I (500 episodes) + stage II (4000 episodes) through \`doppler train\`: $(echo "$end - $start" | bc) s"
+"$build/app/doppler" eval --policy "$tmp/sim.pt" --graph "$graph" --devices 4 --json --no-record |
+  python3 -c 'import json,sys; j=json.load(sys.stdin); print("greedy makespan %.0f us, %.3f x lower bound" % (j["makespan_us"], j["makespan_us"]/j["lower_bound_us"]))'

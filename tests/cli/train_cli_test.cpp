@@ -1,0 +1,171 @@
+// `doppler train` and `doppler eval` as scripts use them: real processes, real checkpoints.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::string kCli = DOPPLER_CLI;
+const std::string kGraphs = std::string(DOPPLER_SHARED_DATA) + "/doppler-graphs/";
+const std::string kChain = kGraphs + "chain_mm_112nodes.txt";
+// A small architecture keeps these tests quick.
+const std::string kSmall =
+    " --hidden 16 --mp-steps 2 --edge-hidden 8 --head-hidden 16 --device-hidden 8";
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+class TrainCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("doppler_train_cli_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  static std::string slurp(const std::string& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  Result run(const std::string& args) const {
+    const std::string out = path("stdout"), err = path("stderr");
+    const std::string cmd =
+        "timeout 300 " + kCli + " " + args + " >" + out + " 2>" + err + " </dev/null";
+    const int raw = std::system(cmd.c_str());
+    Result r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+  }
+  void expectBadInput(const std::string& args, const std::vector<std::string>& fragments) const {
+    const Result r = run(args);
+    EXPECT_EQ(r.status, 2) << args << "\nstderr: " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\nstderr: " << r.err;
+    for (const auto& f : fragments)
+      EXPECT_NE(r.err.find(f), std::string::npos) << "missing '" << f << "' in: " << r.err;
+  }
+  // Stage I then stage II on CHAINMM, a few episodes each.
+  std::string trained() const {
+    const std::string il = path("il.pt"), sim = path("sim.pt");
+    Result a =
+        run("train --graph " + kChain + " --devices 4 --stage imitation --episodes 20 --out " + il +
+            kSmall + " --no-record --json");
+    EXPECT_EQ(a.status, 0) << a.err;
+    Result b = run("train --graph " + kChain + " --devices 4 --stage sim --episodes 16 --from " +
+                   il + " --out " + sim + " --no-record --json");
+    EXPECT_EQ(b.status, 0) << b.err;
+    const json j = json::parse(b.out);
+    EXPECT_EQ(j["episodes_done"], 16);
+    EXPECT_EQ(j["stage"], "sim");
+    EXPECT_FALSE(j["resumed"].get<bool>())
+        << "a stage I checkpoint only lends its weights to stage II";
+    EXPECT_GT(j["greedy_makespan_us"].get<double>(), 0);
+    EXPECT_EQ(j["architecture"]["hidden"], 16);
+    EXPECT_TRUE(j["curve"].is_array());
+    return sim;
+  }
+  fs::path dir_;
+};
+
+TEST_F(TrainCli, TrainThenEvalPrintsPlaceJson) {
+  const std::string ckpt = trained();
+  const Result e = run("eval --policy " + ckpt + " --graph " + kChain +
+                       " --devices 4 --json --decisions --no-record");
+  ASSERT_EQ(e.status, 0) << e.err;
+  const json j = json::parse(e.out);
+  EXPECT_EQ(j["method"], "doppler");
+  EXPECT_GT(j["makespan_us"].get<double>(), 0);
+  EXPECT_LE(j["lower_bound_us"].get<double>(), j["makespan_us"].get<double>());
+  EXPECT_EQ(j["assignment"].size(), 76u);
+  EXPECT_EQ(j["schedule"].size(), 76u);
+  EXPECT_EQ(j["evaluations"], 1);
+  ASSERT_EQ(j["decisions"].size(), 76u);
+  for (const auto& d : j["decisions"]) {
+    double sel = 0, plc = 0;
+    for (const auto& c : d["sel"]) sel += c["p"].get<double>();
+    for (const auto& p : d["plc"]) plc += p.get<double>();
+    EXPECT_NEAR(sel, 1.0, 1e-4);
+    EXPECT_NEAR(plc, 1.0, 1e-4);
+  }
+  // The simulated makespan is the simulator's verdict on the printed assignment.
+  std::ofstream(path("a.json")) << e.out;
+  const Result s = run("simulate --graph " + kChain + " --devices 4 --assignment " +
+                       path("a.json") + " --json --no-record");
+  ASSERT_EQ(s.status, 0) << s.err;
+  EXPECT_DOUBLE_EQ(json::parse(s.out)["makespan_us"].get<double>(), j["makespan_us"].get<double>());
+  // Best of K is never worse than the greedy placement.
+  const Result k = run("eval --policy " + ckpt + " --graph " + kChain +
+                       " --devices 4 --samples 8 --json --no-record");
+  ASSERT_EQ(k.status, 0) << k.err;
+  EXPECT_LE(json::parse(k.out)["makespan_us"].get<double>(), j["makespan_us"].get<double>());
+  EXPECT_EQ(json::parse(k.out)["evaluations"], 8);
+}
+
+TEST_F(TrainCli, APolicyEvaluatesOnAnyGraphAndDeviceCount) {
+  const std::string ckpt = trained();
+  for (const std::string& target : {kGraphs + "8gpu_transformer_block.txt --devices 8",
+                                    kGraphs + "ffnn_192nodes.txt --devices 2"}) {
+    const Result e = run("eval --policy " + ckpt + " --graph " + target + " --json --no-record");
+    ASSERT_EQ(e.status, 0) << e.err;
+    EXPECT_EQ(json::parse(e.out)["method"], "doppler");
+  }
+}
+
+TEST_F(TrainCli, RunsAreRecordedInTheStore) {
+  const std::string db = path("runs.sqlite");
+  const std::string ckpt = path("p.pt");
+  const Result t = run("train --graph " + kChain + " --devices 4 --episodes 5 --out " + ckpt +
+                       kSmall + " --db " + db + " --json");
+  ASSERT_EQ(t.status, 0) << t.err;
+  EXPECT_TRUE(json::parse(t.out).contains("run_id"));
+  const Result e =
+      run("eval --policy " + ckpt + " --graph " + kChain + " --devices 4 --db " + db + " --json");
+  ASSERT_EQ(e.status, 0) << e.err;
+  EXPECT_TRUE(json::parse(e.out).contains("run_id"));
+  const Result l = run("runs list --db " + db + " --json");
+  ASSERT_EQ(l.status, 0) << l.err;
+  const std::string out = l.out;
+  EXPECT_NE(out.find("\"train\""), std::string::npos) << out;
+  EXPECT_NE(out.find("\"eval\""), std::string::npos) << out;
+}
+
+TEST_F(TrainCli, BadInputIsOneClearLine) {
+  std::ofstream(path("junk.pt")) << "junk";
+  expectBadInput(
+      "eval --policy " + path("junk.pt") + " --graph " + kChain + " --devices 4 --no-record",
+      {"junk.pt", "not a Doppler policy checkpoint"});
+  expectBadInput(
+      "eval --policy " + path("missing.pt") + " --graph " + kChain + " --devices 4 --no-record",
+      {"missing.pt", "no such checkpoint"});
+  expectBadInput(
+      "train --graph " + kChain + " --devices 4 --stage rl --out " + path("x.pt") + " --no-record",
+      {"--stage"});
+  expectBadInput("train --graph " + kChain + " --devices 4 --episodes 0 --out " + path("x.pt") +
+                     " --no-record",
+                 {"--episodes"});
+  // A checkpoint of another architecture is refused with both architectures named.
+  const Result t = run("train --graph " + kChain + " --devices 4 --episodes 2 --out " +
+                       path("small.pt") + kSmall + " --no-record");
+  ASSERT_EQ(t.status, 0) << t.err;
+  expectBadInput("train --graph " + kChain + " --devices 4 --episodes 2 --from " +
+                     path("small.pt") + " --hidden 32 --out " + path("y.pt") + " --no-record",
+                 {"small.pt", "another architecture", "hidden=16", "hidden=32"});
+}
+
+}  // namespace
