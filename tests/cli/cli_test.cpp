@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "cli_fixture.h"
 #include "sessions/run_store.h"
 #include "sessions/sqlite_db.h"
 
@@ -18,61 +19,17 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const std::string kCli = DOPPLER_CLI;
 const std::string kGraphs = std::string(DOPPLER_SHARED_DATA) + "/doppler-graphs/";
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
+using Result = doppler::testing::CliResult;
 
-class Cli : public ::testing::Test {
+class Cli : public doppler::testing::CliFixture {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("doppler_cli_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream(path(name), std::ios::binary) << text;
-    return path(name);
-  }
-  static std::string slurp(const std::string& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-  // Runs the CLI with a time limit so a hang fails the test instead of blocking it. The child's
-  // data directory is the test's own (XDG_DATA_HOME and HOME): runs recorded without --db land
-  // there, never in the real user's data directory.
-  Result run(const std::string& args) const {
-    const std::string out = path("stdout"), err = path("stderr");
-    std::string cmd = "env XDG_DATA_HOME=" + path("xdg-data") + " HOME=" + path("home") +
-                      " timeout 300 " + kCli + " " + args + " >" + out + " 2>" + err +
-                      " </dev/null";
-    int raw = std::system(cmd.c_str());
-    Result r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-  // Expects exit status 2 and exactly one line on stderr containing every fragment.
+  // Bad input also prints nothing on stdout.
   void expectBadInput(const std::string& args, const std::vector<std::string>& fragments) const {
-    Result r = run(args);
-    EXPECT_EQ(r.status, 2) << args << "\nstderr: " << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\nstderr: " << r.err;
-    for (const auto& f : fragments)
-      EXPECT_NE(r.err.find(f), std::string::npos) << "missing '" << f << "' in: " << r.err;
+    Result r = CliFixture::expectBadInput(args, fragments);
     EXPECT_TRUE(r.out.empty()) << r.out;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(Cli, PlaceJsonHasTheContractFields) {

@@ -9,57 +9,23 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli_fixture.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const std::string kCli = DOPPLER_CLI;
 const std::string kGraphs = std::string(DOPPLER_SHARED_DATA) + "/doppler-graphs/";
 const std::string kChain = kGraphs + "chain_mm_112nodes.txt";
 // A small architecture keeps these tests quick.
 const std::string kSmall =
     " --hidden 16 --mp-steps 2 --edge-hidden 8 --head-hidden 16 --device-hidden 8";
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
+using Result = doppler::testing::CliResult;
 
-class TrainCli : public ::testing::Test {
+class TrainCli : public doppler::testing::CliFixture {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("doppler_train_cli_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  static std::string slurp(const std::string& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-  Result run(const std::string& args) const {
-    const std::string out = path("stdout"), err = path("stderr");
-    const std::string cmd =
-        "timeout 300 " + kCli + " " + args + " >" + out + " 2>" + err + " </dev/null";
-    const int raw = std::system(cmd.c_str());
-    Result r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-  }
-  void expectBadInput(const std::string& args, const std::vector<std::string>& fragments) const {
-    const Result r = run(args);
-    EXPECT_EQ(r.status, 2) << args << "\nstderr: " << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\nstderr: " << r.err;
-    for (const auto& f : fragments)
-      EXPECT_NE(r.err.find(f), std::string::npos) << "missing '" << f << "' in: " << r.err;
-  }
   // Stage I then stage II on CHAINMM, a few episodes each.
   std::string trained() const {
     const std::string il = path("il.pt"), sim = path("sim.pt");
@@ -80,7 +46,6 @@ class TrainCli : public ::testing::Test {
     EXPECT_TRUE(j["curve"].is_array());
     return sim;
   }
-  fs::path dir_;
 };
 
 TEST_F(TrainCli, TrainThenEvalPrintsPlaceJson) {
