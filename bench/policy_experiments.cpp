@@ -53,7 +53,7 @@ const std::vector<GraphCase> kTransfer = {{"LLAMA-LAYER", "full_transformer_laye
                                           {"8GPU-LAYER", "8gpu_full_transformer.txt", 8}};
 
 struct Options {
-  long imitation = 500, sim = 4000, llama = 8000;
+  long imitation = 500, sim = 12000, llama = 16000;
   uint64_t seed = 1;
   int seeds = 1;  // the main table is also trained with seeds seed+1 .. seed+seeds-1
   bool ablation = true;
@@ -91,7 +91,7 @@ Baselines baselines(const CostTable& costs) {
 struct Trained {
   double greedy = 0, best16 = 0, bestSeen = 0;
   double imitationSeconds = 0, simSeconds = 0;
-  long imitationEpisodes = 0, simEpisodes = 0;
+  long imitationEpisodes = 0, simEpisodes = 0, distillUpdates = 0;
   // Episodes (stage I and II together) until the greedy policy first reaches critical-path's
   // makespan, and until it first beats it by more than 0.1%; -1 if never.
   long episodesToCp = -1, episodesToBeatCp = -1;
@@ -139,6 +139,14 @@ Trained trainBoth(Policy& p, const CostTable& costs, const std::string& name, lo
       rl.rollouts = std::stoi(v);
     else if (k == "imitate-best")
       rl.imitate_best = std::stod(v);
+    else if (k == "guided")
+      rl.guided = std::stod(v);
+    else if (k == "guide-deviate")
+      rl.guide_deviate = rl.guide_deviate_final = std::stod(v);
+    else if (k == "guide-deviate-final")
+      rl.guide_deviate_final = std::stod(v);
+    else if (k == "distill")
+      rl.distill_updates = std::stol(v);
     else if (k == "baseline")
       rl.baseline =
           v == "batch" ? TrainConfig::Baseline::Batch : TrainConfig::Baseline::RunningMean;
@@ -148,10 +156,14 @@ Trained trainBoth(Policy& p, const CostTable& costs, const std::string& name, lo
   const train::TrainResult r2 = train::Trainer(costs, p, rl).run();
   t.simSeconds = r2.seconds;
   t.simEpisodes = r2.episodes_done;
-  for (const auto& e : r2.evaluations)
-    t.curve.push_back(
-        {{"stage", "sim"}, {"episode", e.episode}, {"greedy_us", e.greedy_makespan_us}});
+  t.distillUpdates = r2.distill_updates;
+  for (const auto& e :
+       r2.evaluations)  // distillation updates are not episodes: a stage of their own
+    t.curve.push_back({{"stage", e.distill_update > 0 ? "distill" : "sim"},
+                       {"episode", e.distill_update > 0 ? e.distill_update : e.episode},
+                       {"greedy_us", e.greedy_makespan_us}});
   for (const auto& c : t.curve) {
+    if (c["stage"] == "distill") continue;
     const long total = c["episode"].get<long>() + (c["stage"] == "sim" ? t.imitationEpisodes : 0);
     const double g = c["greedy_us"].get<double>();
     if (t.episodesToCp < 0 && g <= cp * (1 + 1e-9)) t.episodesToCp = total;
@@ -231,7 +243,8 @@ int run(const Options& opt) {
          << " | " << lb(b.heft) << " | " << lb(b.ls) << " | **" << lb(t.greedy) << "** | "
          << lb(t.best16) << " | " << lb(t.bestSeen) << " | " << f3(t.greedy / b.cp) << " | "
          << f3(t.greedy / b.heft) << " | " << f3(t.greedy / b.ls) << " | "
-         << f3(t.imitationSeconds + t.simSeconds) << " s | " << spread << " |\n";
+         << f3(t.imitationSeconds + t.simSeconds) << " s (" << t.distillUpdates
+         << " distillation updates) | " << spread << " |\n";
     // Greedy makespan every 1,000 episodes of stage II, with the best greedy evaluation so far
     // (every 50 episodes; the one keep_best ends with) in brackets.
     double afterIl = NAN, best = NAN;
@@ -262,6 +275,7 @@ int run(const Options& opt) {
                          {"sim_seconds", t.simSeconds},
                          {"imitation_episodes", t.imitationEpisodes},
                          {"sim_episodes", t.simEpisodes},
+                         {"distill_updates", t.distillUpdates},
                          {"episodes_to_critical_path", t.episodesToCp},
                          {"episodes_to_beat_critical_path", t.episodesToBeatCp},
                          {"greedy_by_seed_us", greedyBySeed},

@@ -101,7 +101,8 @@ struct TrainArgs {
   long evalEvery = 0, checkpointEvery = 0;
   std::string explore = "sample", sel = "learned", plc = "learned", costModel = "reference";
   std::string baseline = "running-mean";
-  double imitateBest = 0;
+  double imitateBest = 0, guided = 0, guideDeviate = 0, guideDeviateFinal = 0, distillLr = 0;
+  long distill = 0;
   policy::PolicyConfig arch;
   bool json = false;
   RecordArgs record;
@@ -128,6 +129,11 @@ train::TrainConfig trainConfig(const TrainArgs& a, const std::string& graphName)
   if (a.given("baseline-decay")) c.baseline_decay = a.baselineDecay;
   if (a.given("eval-every")) c.eval_every = a.evalEvery;
   if (a.given("imitate-best")) c.imitate_best = a.imitateBest;
+  if (a.given("guided")) c.guided = a.guided;
+  if (a.given("guide-deviate")) c.guide_deviate = c.guide_deviate_final = a.guideDeviate;
+  if (a.given("guide-deviate-final")) c.guide_deviate_final = a.guideDeviateFinal;
+  if (a.given("distill")) c.distill_updates = a.distill;
+  if (a.given("distill-lr")) c.distill_lr = a.distillLr;
   if (a.baseline == "batch") c.baseline = train::TrainConfig::Baseline::Batch;
   if (a.given("rollouts")) c.rollouts = a.rollouts;
   if (a.given("explore")) c.explore = policy::parseDecisionMode(a.explore);
@@ -253,6 +259,7 @@ void runTrain(const TrainArgs& args) {
                           {"checkpoint", args.out},
                           {"episodes_done", result.episodes_done},
                           {"episodes_run", result.episodes_run},
+                          {"distill_updates", result.distill_updates},
                           {"resumed", result.resumed},
                           {"cancelled", result.cancelled},
                           {"seconds", result.seconds},
@@ -267,6 +274,7 @@ void runTrain(const TrainArgs& args) {
     nlohmann::json curve = nlohmann::json::array();
     for (const auto& p : result.evaluations)
       curve.push_back({{"episode", p.episode},
+                       {"distill_update", p.distill_update},
                        {"greedy_makespan_us", p.greedy_makespan_us},
                        {"best_makespan_us", p.best_makespan_us},
                        {"agreement", numberOrNull(p.agreement)},
@@ -285,8 +293,9 @@ void runTrain(const TrainArgs& args) {
     << (result.cancelled ? ", cancelled: resume with --from " + args.out : std::string()) << "\n"
     << "greedy        " << fmt(result.greedy_makespan_us) << " us (ratio to lower bound "
     << fmt(result.greedy_makespan_us / lb) << ")\n"
-    << "best episode  " << fmt(result.best_makespan_us) << " us\n"
-    << "checkpoint    " << args.out << "\n";
+    << "best episode  " << fmt(result.best_makespan_us) << " us\n";
+  if (result.distill_updates > 0) s << "distilled     " << result.distill_updates << " updates\n";
+  s << "checkpoint    " << args.out << "\n";
   if (rec.enabled()) s << "run " << rec.id() << " recorded in " << rec.db() << "\n";
   writeOutput("", s.str());
 }
@@ -445,6 +454,18 @@ void addTrainCommands(CLI::App& app) {
   opt("imitate-best", a->imitateBest,
       "Stage II: weight of self-imitation of the best episode so far (default 1; 0 = plain "
       "REINFORCE)");
+  opt("guided", a->guided,
+      "Stage II: fraction of each update's episodes that explore around the best episode so "
+      "far (default 0.5)");
+  opt("guide-deviate", a->guideDeviate,
+      "Stage II, guided episodes: probability that a node leaves the best episode's device "
+      "(default 0.03)");
+  opt("guide-deviate-final", a->guideDeviateFinal,
+      "Stage II: the deviation probability at the last episode (linear schedule)");
+  opt("distill", a->distill,
+      "Stage II: at most this many final updates of pure imitation of the best episode, until "
+      "the greedy policy reaches it (default 1500)");
+  opt("distill-lr", a->distillLr, "Learning rate of the distillation updates (default 3e-3)");
   train
       ->add_option(
           "--baseline", a->baseline,

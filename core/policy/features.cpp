@@ -90,6 +90,17 @@ GraphFeatures graphFeatures(const CostTable& c, const std::string& name) {
   normalisedColumns(tl, f.x, kNodeFeatures, 4);
   normalisedColumns(inComm, f.x, kNodeFeatures, 6);
   normalisedColumns(outComm, f.x, kNodeFeatures, 8);
+  // Program order: structurally identical nodes (the replicated blocks of every paper graph) get
+  // identical embeddings otherwise, and then neither SEL nor PLC can tell them apart, so the
+  // policy cannot express (or imitate) a placement that treats them differently.
+  for (int v = 0; v < n; ++v) {
+    float* row = f.x.data() + static_cast<size_t>(v) * kNodeFeatures;
+    const double r = n > 1 ? static_cast<double>(v) / (n - 1) : 0.0;
+    row[10] = static_cast<float>(2 * r - 1);
+    row[11] = static_cast<float>(std::sin(v * 1.0));
+    row[12] = static_cast<float>(std::cos(v * 1.0));
+    row[13] = static_cast<float>(std::sin(v * 0.3));
+  }
   f.bottom = bl;
 
   // Messages both ways along every edge.
@@ -177,6 +188,22 @@ void EpisodeState::deviceFeatures(int v, const double* est, float* out) const {
     inData += costs_.meanTransfer(*e);
   for (const int* e = costs_.outBegin(v); e != costs_.outEnd(v); ++e)
     outData += costs_.meanTransfer(*e);
+  // Siblings: the other inputs of v's successors that are already placed. Data they send to a
+  // common successor stays local only where v joins them, which a node-by-node plan cannot see
+  // otherwise (it is what groups the inputs of a reduction on one device).
+  double sibling[kMaxSiblingDevices] = {}, siblingTotal = 0;
+  const bool siblings = D <= kMaxSiblingDevices;
+  if (siblings)
+    for (const int* e = costs_.outBegin(v); e != costs_.outEnd(v); ++e) {
+      const int s = costs_.edgeDst(*e);
+      for (const int* g = costs_.inBegin(s); g != costs_.inEnd(s); ++g) {
+        const int u = costs_.edgeSrc(*g);
+        const int du = u == v ? -1 : plan_.device(u);
+        if (du < 0) continue;
+        sibling[du] += costs_.meanTransfer(*g);
+        siblingTotal += costs_.meanTransfer(*g);
+      }
+    }
   for (int d = 0; d < D; ++d) {
     double predWork = 0, predStart = 0, predFinish = 0, transfer = 0, localData = 0;
     bool any = false;
@@ -208,6 +235,8 @@ void EpisodeState::deviceFeatures(int v, const double* est, float* out) const {
     f[11] = static_cast<float>(costs_.compute(v, d) * inv);
     f[12] = static_cast<float>(outData * inv);
     f[13] = static_cast<float>(gf_.bottom[v] * inv);
+    f[14] = static_cast<float>(siblings ? sibling[d] * inv : 0.0);
+    f[15] = static_cast<float>(siblings && siblingTotal > 0 ? sibling[d] / siblingTotal : 0.0);
   }
 }
 

@@ -13,13 +13,17 @@ namespace doppler::policy {
 
 // Node features: compute, bottom level, top level, summed input and output communication, each
 // z-scored over the graph and also as log1p(x / mean x) (z-scores squash small nodes together
-// when a few huge ones dominate; the log ratio keeps them apart).
-constexpr int kNodeFeatures = 10;
+// when a few huge ones dominate; the log ratio keeps them apart); then the node's position in the
+// graph's order (index scaled to [-1, 1], and sin/cos codes of the index) to tell apart nodes
+// whose structure is identical.
+constexpr int kNodeFeatures = 14;
 // Message features on the bidirected graph: z-scored and log-ratio communication, forward,
 // backward.
 constexpr int kEdgeFeatures = 4;
 // Per-device features PLC sees for the node being placed (see EpisodeState::deviceFeatures).
-constexpr int kDeviceFeatures = 14;
+constexpr int kDeviceFeatures = 16;
+// Sibling features (the last two) are computed for device sets up to this size (zero beyond).
+constexpr int kMaxSiblingDevices = 64;
 
 struct GraphFeatures {
   int nodes = 0, devices = 0;
@@ -60,8 +64,10 @@ class EpisodeState {
   // work on it; their earliest start and latest finish there; v's earliest start there; that
   // start and v's finish relative to the best device; the input transfer v would wait for there;
   // when the device frees up; its load relative to the mean; the share of v's input data already
-  // there; and, the same on every device so that the device network can weigh the rest by them,
-  // v's compute, its output communication and its bottom level. Times are divided by time_scale.
+  // there; the same on every device so that the device network can weigh the rest by them,
+  // v's compute, its output communication and its bottom level; and the data that v's placed
+  // siblings (other inputs of v's successors) send to those successors from the device, absolute
+  // and as a share. Times are divided by time_scale.
   void deviceFeatures(int v, const double* est, float* out) const;
 
   // The critical-path teacher. Nodes: every ready node whose bottom level is the maximum within

@@ -21,7 +21,8 @@ constexpr const char* kFormat = "doppler-policy/1";
 constexpr const char* kKind = "doppler-dual-policy";
 // Bumped whenever the network's structure or its inputs change: older checkpoints are then
 // refused as another architecture instead of loading into the wrong places.
-constexpr int kArchitectureVersion = 1;
+// 2: program-order node features and PLC's sibling features (16 device features).
+constexpr int kArchitectureVersion = 2;
 constexpr float kSlope = 0.1f;  // LeakyReLU slope of the decoders
 
 float leaky(float x) {
@@ -81,6 +82,34 @@ void orthogonal(torch::Tensor w, double gain, Rng& rng) {
 }
 
 // Chooses among k options with probabilities prob (masked options have probability 0).
+// The guide's device, or with probability `deviate` another allowed device drawn in proportion to
+// PLC's probabilities (uniformly if they are all zero).
+int guidedDevice(const float* prob, int k, const uint8_t* allowed, int guide, double deviate,
+                 Rng& rng) {
+  auto ok = [&](int j) { return (allowed == nullptr || allowed[j] != 0) && j != guide; };
+  const bool guideOk = guide >= 0 && guide < k && (allowed == nullptr || allowed[guide] != 0);
+  if (guideOk && !(deviate > 0 && rng.uniform() < deviate)) return guide;
+  double z = 0;
+  int count = 0;
+  for (int j = 0; j < k; ++j)
+    if (ok(j)) z += prob[j], ++count;
+  if (count == 0) return guide;
+  if (z > 0) {
+    double u = rng.uniform() * z;
+    int last = -1;
+    for (int j = 0; j < k; ++j) {
+      if (!ok(j)) continue;
+      last = j;
+      if ((u -= prob[j]) < 0) return j;
+    }
+    return last;
+  }
+  int pick = rng.below(count);
+  for (int j = 0; j < k; ++j)
+    if (ok(j) && pick-- == 0) return j;
+  return guide;
+}
+
 int choose(const float* prob, int k, const uint8_t* allowed, DecisionMode mode, double eps,
            Rng& rng) {
   auto ok = [&](int j) { return allowed == nullptr || allowed[j] != 0; };
@@ -400,7 +429,8 @@ Rollout rollout(const Prepared& p, const CostTable& c, const GraphFeatures& f,
         z += plcp[d];
       }
       for (int d = 0; d < D; ++d) plcp[d] = static_cast<float>(plcp[d] / z);
-      dev = choose(plcp.data(), D, allow, eo.mode, eo.epsilon, rng);
+      dev = o.guide ? guidedDevice(plcp.data(), D, allow, (*o.guide)[v], o.guide_deviate, rng)
+                    : choose(plcp.data(), D, allow, eo.mode, eo.epsilon, rng);
     } else {
       dev = st.teacherDevice(v, est.data(), allow);
       std::fill(plcp.begin(), plcp.end(), 0.0f);

@@ -50,6 +50,11 @@ struct RolloutOptions {
   bool teacher_targets = false;  // record the critical-path teacher's tie sets (imitation)
   double teacher_mix = 0;        // probability of following the teacher's decision at a step
   bool keep_batch = false;       // record what the batched recompute needs
+  // Exploration around a known placement (stage II: the best episode so far): each node takes
+  // its device in `guide` except, with probability guide_deviate, a device drawn from PLC's
+  // distribution over the other devices. SEL decides as usual.
+  const Assignment* guide = nullptr;
+  double guide_deviate = 0;
 };
 
 // What one episode leaves for the batched recompute of its log-probabilities.

@@ -56,6 +56,16 @@ struct TrainConfig {
   // Stage II self-imitation: weight of the log-likelihood of the best episode so far, replayed
   // (its decisions in its own states) under the current network; 0 = plain REINFORCE.
   double imitate_best = 0;
+  // Stage II exploration around the best episode so far: this fraction of each update's episodes
+  // keep the best episode's device for every node except, with probability guide_deviate each, a
+  // device drawn from PLC's distribution over the others (policy-guided mutations of the elite).
+  double guided = 0, guide_deviate = 0.03, guide_deviate_final = 0.03;
+  // Stage II ends by distilling the best episode into the policy: up to distill_updates updates
+  // of pure self-imitation at distill_lr, evaluated greedily every 10, stopping once the greedy
+  // policy reaches the best episode's makespan (0 = no distillation). Not resumable: a cancelled
+  // distillation keeps the parameters it reached (and keep_best's choice).
+  long distill_updates = 0;
+  double distill_lr = 3e-3;
   double clip_grad_norm = 1.0;  // 0 disables
   // The dual-policy ablation: train one half while the other follows the heuristic.
   policy::Component sel = policy::Component::Learned, plc = policy::Component::Learned;
@@ -71,7 +81,8 @@ struct TrainConfig {
   // The defaults of each stage (see trainer.cpp for the measurements behind them):
   // imitation: 500 episodes, greedy DAgger with teacher mix 0.5 -> 0, lr 3e-3 -> 3e-4;
   // sim: 2000 episodes, epsilon-greedy 0.2 -> 0, lr 3e-4 -> 1e-6, entropy 1e-2 -> 0, 4 episodes
-  // per update, running-mean baseline, self-imitation weight 1, keep_best.
+  // per update, running-mean baseline, self-imitation weight 1, keep_best, half the episodes
+  // guided by the best (deviation 0.03), distillation of the best (1500 updates at 3e-3).
   static TrainConfig defaults(Stage stage);
   nlohmann::json toJson() const;
   void validate() const;  // throws InputError
@@ -92,6 +103,9 @@ struct TrainProgress {
   double epsilon = 0;
   double episodes_per_s = 0, elapsed_s = 0;
   bool evaluated = false;  // this report follows a greedy evaluation
+  // Distillation (after the episodes): its update count; `episode` then continues the step axis
+  // as episodes + updates so that every report has its own step.
+  long distill_update = 0;
 };
 using TrainProgressFn = std::function<void(const TrainProgress&)>;
 
@@ -101,11 +115,13 @@ struct TrainResult {
   bool cancelled = false;
   bool resumed = false;
   double seconds = 0;
-  double best_makespan_us = NAN;  // best episode seen (any decision mode)
-  Assignment best_assignment;
+  double best_makespan_us = NAN;    // best episode seen (any decision mode)
+  Assignment best_assignment;       // on interchangeable devices, labelled in order of first use
+  std::vector<int> best_order;      // the order its nodes were decided in
   double greedy_makespan_us = NAN;  // the final policy, greedy
   policy::EpisodeResult greedy;
   std::vector<TrainProgress> evaluations;  // every greedy evaluation, in order (training curve)
+  long distill_updates = 0;                // updates the distillation phase ran
 };
 
 class Trainer {
@@ -128,6 +144,10 @@ class Trainer {
   // One update (config().rollouts episodes) without evaluation or checkpoint; benchmarks and
   // tests drive it directly.
   TrainProgress step();
+  // The distillation phase (see TrainConfig::distill_updates); returns the updates it ran.
+  // Its greedy evaluations are appended to `curve` when given.
+  long distill(const TrainProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr,
+               std::vector<TrainProgress>* curve = nullptr);
   // The greedy policy's simulated makespan now (updates the best-so-far and keep_best state).
   double evaluateGreedy(policy::EpisodeResult* episode = nullptr);
   void saveCheckpoint(const std::string& path) const;
@@ -142,6 +162,13 @@ class Trainer {
   struct State;
   std::unique_ptr<State> s_;
 };
+
+// Whether relabelling devices changes no cost: identical compute on every device and one transfer
+// cost per edge between any two different devices.
+bool devicesInterchangeable(const CostTable& costs);
+// Relabels the devices of an episode in the order of their first use along `order` (unused
+// devices last, in index order).
+void canonicalDevices(const std::vector<int>& order, int devices, Assignment& assignment);
 
 // A training run on its own worker thread, owning its inputs. The progress callback runs on the
 // worker thread.

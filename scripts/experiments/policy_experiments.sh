@@ -2,9 +2,11 @@
 # Reproduces the dual policy's note: results table against critical-path, HEFT, local-search-5000
 # and the lower bound on the four paper graphs (4 devices, reference cost model), the dual-policy
 # ablation, zero-shot transfer from LLAMA-BLOCK, the training curve, and the speed figures.
-# Single-threaded LibTorch (the machine is shared); about 25 minutes on a 2-core machine.
+# Single-threaded LibTorch per training. With two or more cores the graphs are split over two
+# processes (CHAINMM + LLAMA-LAYER, FFNN + LLAMA-BLOCK), each printing its own tables; about 30
+# minutes on a 2-core machine.
 #   scripts/experiments/policy_experiments.sh [build-dir] [extra policy_experiments options]
-# Results: stdout (markdown) and <build-dir>/policy_experiments.json.
+# Results: stdout (markdown) and <build-dir>/policy_experiments*.json.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build="${1:-build/release}"
@@ -21,17 +23,31 @@ echo '```'
   grep -E '^BM_|^Benchmark'
 echo '```'
 echo
-"$build/bench/policy_experiments" --seeds 3 --json "$build/policy_experiments.json" "$@"
-
-# Stage I + II on CHAINMM through the command line, timed end to end.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+if (($(nproc) >= 2)); then
+  "$build/bench/policy_experiments" --seeds 2 --graphs CHAINMM,LLAMA-LAYER \
+    --json "$build/policy_experiments_a.json" "$@" >"$tmp/a.md" &
+  "$build/bench/policy_experiments" --seeds 2 --graphs FFNN,LLAMA-BLOCK \
+    --json "$build/policy_experiments_b.json" "$@" >"$tmp/b.md"
+  wait
+  echo "# CHAINMM and LLAMA-LAYER"
+  echo
+  cat "$tmp/a.md"
+  echo "# FFNN and LLAMA-BLOCK (and zero-shot transfer from LLAMA-BLOCK)"
+  echo
+  cat "$tmp/b.md"
+else
+  "$build/bench/policy_experiments" --seeds 2 --json "$build/policy_experiments.json" "$@"
+fi
+
+# Stage I + II on CHAINMM through the command line, timed end to end.
 graph=../shared/data/doppler-graphs/chain_mm_112nodes.txt
 start=$(date +%s.%N)
 "$build/app/doppler" train --graph "$graph" --devices 4 --stage imitation --out "$tmp/il.pt" --no-record >/dev/null
-"$build/app/doppler" train --graph "$graph" --devices 4 --stage sim --episodes 4000 --from "$tmp/il.pt" \
+"$build/app/doppler" train --graph "$graph" --devices 4 --stage sim --episodes 12000 --from "$tmp/il.pt" \
   --out "$tmp/sim.pt" --no-record >/dev/null
 end=$(date +%s.%N)
-echo "## CHAINMM stage I (500 episodes) + stage II (4000 episodes) through \`doppler train\`: $(echo "$end - $start" | bc) s"
+echo "## CHAINMM stage I (500 episodes) + stage II (12000 episodes) through \`doppler train\`: $(echo "$end - $start" | bc) s"
 "$build/app/doppler" eval --policy "$tmp/sim.pt" --graph "$graph" --devices 4 --json --no-record |
   python3 -c 'import json,sys; j=json.load(sys.stdin); print("greedy makespan %.0f us, %.3f x lower bound" % (j["makespan_us"], j["makespan_us"]/j["lower_bound_us"]))'

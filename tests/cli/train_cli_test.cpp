@@ -124,6 +124,12 @@ TEST_F(TrainCli, BadInputIsOneClearLine) {
   expectBadInput("train --graph " + kChain + " --devices 4 --episodes 0 --out " + path("x.pt") +
                      " --no-record",
                  {"--episodes"});
+  expectBadInput("train --graph " + kChain + " --devices 4 --stage sim --guided 1.5 --out " +
+                     path("x.pt") + " --no-record",
+                 {"--guided", "between 0"});
+  expectBadInput("train --graph " + kChain + " --devices 4 --stage sim --distill -1 --out " +
+                     path("x.pt") + " --no-record",
+                 {"--distill"});
   // A checkpoint of another architecture is refused with both architectures named.
   const Result t = run("train --graph " + kChain + " --devices 4 --episodes 2 --out " +
                        path("small.pt") + kSmall + " --no-record");
