@@ -53,7 +53,7 @@ const std::vector<GraphCase> kTransfer = {{"LLAMA-LAYER", "full_transformer_laye
                                           {"8GPU-LAYER", "8gpu_full_transformer.txt", 8}};
 
 struct Options {
-  long imitation = 500, sim = 12000, llama = 16000;
+  long imitation = 500, sim = 12000, llama = 32000;
   uint64_t seed = 1;
   int seeds = 1;  // the main table is also trained with seeds seed+1 .. seed+seeds-1
   bool ablation = true;

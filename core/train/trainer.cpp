@@ -63,11 +63,12 @@ TrainConfig TrainConfig::defaults(Stage stage) {
     c.keep_best = true;
     // Half of each update's episodes explore around the best episode so far (each node leaves
     // its device with probability 0.03, to one PLC prefers), and ties replace the best; then the
-    // best episode is distilled into the policy. Measured with seed 1 (greedy / lower bound):
-    // CHAINMM 1.167 -> 1.000 and FFNN 1.485 -> 1.000 (12,000 episodes; 1.125 after 4,000),
-    // LLAMA-BLOCK 2.261 -> 2.008, LLAMA-LAYER 1.685 -> 1.491 (8,000 episodes). Without ties
-    // replacing the best, CHAINMM stayed at 1.167; without distillation the greedy policy ended
-    // up to 12% above the best episode.
+    // best episode is distilled into the policy. Measured with seed 1 (greedy / lower bound;
+    // scripts/experiments/policy_note.md): CHAINMM 1.167 -> 1.000 and FFNN 1.485 -> 1.000
+    // (12,000 episodes), LLAMA-BLOCK 2.261 -> 1.717, LLAMA-LAYER 1.685 -> 1.261 (32,000
+    // episodes). Without ties replacing the best, CHAINMM stayed at 1.167; without distillation
+    // the greedy policy ended up to 12% above the best episode; decaying the deviation to 0.005
+    // was worse on both LLAMA graphs.
     c.guided = 0.5;
     c.guide_deviate = c.guide_deviate_final = 0.03;
     c.distill_updates = 1500;

@@ -3,8 +3,8 @@
 # and the lower bound on the four paper graphs (4 devices, reference cost model), the dual-policy
 # ablation, zero-shot transfer from LLAMA-BLOCK, the training curve, and the speed figures.
 # Single-threaded LibTorch per training. With two or more cores the graphs are split over two
-# processes (CHAINMM + LLAMA-LAYER, FFNN + LLAMA-BLOCK), each printing its own tables; about 30
-# minutes on a 2-core machine.
+# processes (CHAINMM + LLAMA-LAYER, FFNN + LLAMA-BLOCK), each printing its own tables; 34 minutes
+# on the 2-core development machine.
 #   scripts/experiments/policy_experiments.sh [build-dir] [extra policy_experiments options]
 # Results: stdout (markdown) and <build-dir>/policy_experiments*.json.
 set -euo pipefail
@@ -26,9 +26,9 @@ echo
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if (($(nproc) >= 2)); then
-  "$build/bench/policy_experiments" --seeds 2 --graphs CHAINMM,LLAMA-LAYER \
+  "$build/bench/policy_experiments" --seeds 3 --graphs CHAINMM,LLAMA-LAYER \
     --json "$build/policy_experiments_a.json" "$@" >"$tmp/a.md" &
-  "$build/bench/policy_experiments" --seeds 2 --graphs FFNN,LLAMA-BLOCK \
+  "$build/bench/policy_experiments" --seeds 3 --graphs FFNN,LLAMA-BLOCK \
     --json "$build/policy_experiments_b.json" "$@" >"$tmp/b.md"
   wait
   echo "# CHAINMM and LLAMA-LAYER"
@@ -38,7 +38,7 @@ if (($(nproc) >= 2)); then
   echo
   cat "$tmp/b.md"
 else
-  "$build/bench/policy_experiments" --seeds 2 --json "$build/policy_experiments.json" "$@"
+  "$build/bench/policy_experiments" --seeds 3 --json "$build/policy_experiments.json" "$@"
 fi
 
 # Stage I + II on CHAINMM through the command line, timed end to end.
