@@ -246,6 +246,7 @@ void runTrain(const TrainArgs& args) {
                                 {"best_makespan_us", result.best_makespan_us},
                                 {"lower_bound_us", lb},
                                 {"episodes", static_cast<double>(result.episodes_done)},
+                                {"distill_updates", static_cast<double>(result.distill_updates)},
                                 {"seconds", result.seconds}});
     store.addCheckpointFile(rec.id(), args.out, result.episodes_done, args.stage);
     if (result.cancelled)
