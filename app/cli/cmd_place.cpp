@@ -121,22 +121,12 @@ void runPlace(const PlaceArgs& args) {
     throw;
   }
   if (args.json) {
-    nlohmann::json out = {
-        {"method", method.name()},
-        {"makespan_us", r.schedule.makespan_us},
-        {"planned_makespan_us",
-         placement.planned ? nlohmann::json(placement.planned->makespan_us) : nlohmann::json()},
-        {"lower_bound_us", lb},
-        {"assignment", assignmentJson(g, placement.assignment)},
-        {"schedule", scheduleJson(g, r.schedule)},
-        {"utilization", r.utilization},
-        {"graph", g.name},
-        {"devices", d.name},
-        {"device_count", d.size()},
-        {"cost_model", toString(sim.model)},
-        {"seed", args.seed},
-        {"params", params.values()},
-        {"evaluations", placement.evaluations}};
+    nlohmann::json out = placementJson(method.name(), g, d, placement.assignment, r, lb,
+                                       toString(sim.model), args.seed);
+    out["planned_makespan_us"] =
+        placement.planned ? nlohmann::json(placement.planned->makespan_us) : nlohmann::json();
+    out["params"] = params.values();
+    out["evaluations"] = placement.evaluations;
     // The method's own schedule, where it builds one, so plan and simulation can be compared.
     if (placement.planned) out["planned_schedule"] = scheduleJson(g, *placement.planned);
     if (rec.enabled()) out["run_id"] = rec.id();

@@ -367,31 +367,18 @@ void runEval(const EvalArgs& args) {
     throw;
   }
   if (args.json) {
-    nlohmann::json out = {{"method", "doppler"},
-                          {"makespan_us", r.schedule.makespan_us},
-                          {"planned_makespan_us", best.episode.planned_makespan_us},
-                          {"lower_bound_us", lb},
-                          {"assignment", assignmentJson(g, best.episode.assignment)},
-                          {"schedule", scheduleJson(g, r.schedule)},
-                          {"utilization", r.utilization},
-                          {"graph", g.name},
-                          {"devices", d.name},
-                          {"device_count", d.size()},
-                          {"cost_model", toString(sim.model)},
-                          {"seed", args.seed},
-                          {"params",
-                           {{"policy", args.policy},
-                            {"samples", args.samples},
-                            {"sel", args.sel},
-                            {"plc", args.plc}}},
-                          {"evaluations", args.samples},
-                          {"best_sample", best.best_sample},
-                          {"order", nlohmann::json::array()},
-                          {"policy",
-                           {{"architecture", pol.config().toJson()},
-                            {"trained_on", meta.value("fingerprint", "")},
-                            {"stage", meta.value("stage", "")},
-                            {"episodes", meta.value("episodes_done", 0L)}}}};
+    nlohmann::json out = placementJson("doppler", g, d, best.episode.assignment, r, lb,
+                                       toString(sim.model), args.seed);
+    out["planned_makespan_us"] = best.episode.planned_makespan_us;
+    out["params"] = {
+        {"policy", args.policy}, {"samples", args.samples}, {"sel", args.sel}, {"plc", args.plc}};
+    out["evaluations"] = args.samples;
+    out["best_sample"] = best.best_sample;
+    out["order"] = nlohmann::json::array();
+    out["policy"] = {{"architecture", pol.config().toJson()},
+                     {"trained_on", meta.value("fingerprint", "")},
+                     {"stage", meta.value("stage", "")},
+                     {"episodes", meta.value("episodes_done", 0L)}};
     for (int v : best.episode.order) out["order"].push_back(g.node(v).id);
     if (args.decisions) out["decisions"] = decisionsJson(g, best.episode);
     if (rec.enabled()) out["run_id"] = rec.id();

@@ -22,7 +22,9 @@ json scheduleJson(const DataflowGraph& g, const Schedule& s) {
   });
   json out = json::array();
   for (const NodeSpan* n : spans)
-    out.push_back({{"node", g.node(n->node).id}, {"device", n->device}, {"start_us", n->start_us},
+    out.push_back({{"node", g.node(n->node).id},
+                   {"device", n->device},
+                   {"start_us", n->start_us},
                    {"finish_us", n->finish_us}});
   return out;
 }
@@ -31,8 +33,12 @@ json transfersJson(const DataflowGraph& g, const Schedule& s) {
   json out = json::array();
   for (const TransferSpan& t : s.transfers) {
     const Edge& e = g.edge(t.edge);
-    out.push_back({{"src", g.node(e.src).id}, {"dst", g.node(e.dst).id}, {"src_device", t.src_device},
-                   {"dst_device", t.dst_device}, {"start_us", t.start_us}, {"finish_us", t.finish_us}});
+    out.push_back({{"src", g.node(e.src).id},
+                   {"dst", g.node(e.dst).id},
+                   {"src_device", t.src_device},
+                   {"dst_device", t.dst_device},
+                   {"start_us", t.start_us},
+                   {"finish_us", t.finish_us}});
   }
   return out;
 }
@@ -40,7 +46,8 @@ json transfersJson(const DataflowGraph& g, const Schedule& s) {
 json simResultJson(const DataflowGraph& g, const SimResult& r) {
   json gaps = json::array();
   for (const IdleGap& gap : r.idle_gaps)
-    gaps.push_back({{"device", gap.device}, {"start_us", gap.start_us}, {"finish_us", gap.finish_us}});
+    gaps.push_back(
+        {{"device", gap.device}, {"start_us", gap.start_us}, {"finish_us", gap.finish_us}});
   return {{"makespan_us", r.schedule.makespan_us},
           {"schedule", scheduleJson(g, r.schedule)},
           {"transfers", transfersJson(g, r.schedule)},
@@ -49,6 +56,24 @@ json simResultJson(const DataflowGraph& g, const SimResult& r) {
           {"idle_gaps", gaps}};
 }
 
-std::string dump(const json& j) { return j.dump() + "\n"; }
+nlohmann::json placementJson(const std::string& method, const DataflowGraph& g, const DeviceSet& d,
+                             const Assignment& a, const SimResult& r, double lower_bound_us,
+                             const std::string& cost_model, uint64_t seed) {
+  return {{"method", method},
+          {"makespan_us", r.schedule.makespan_us},
+          {"lower_bound_us", lower_bound_us},
+          {"assignment", assignmentJson(g, a)},
+          {"schedule", scheduleJson(g, r.schedule)},
+          {"utilization", r.utilization},
+          {"graph", g.name},
+          {"devices", d.name},
+          {"device_count", d.size()},
+          {"cost_model", cost_model},
+          {"seed", seed}};
+}
+
+std::string dump(const json& j) {
+  return j.dump() + "\n";
+}
 
 }  // namespace doppler::cli
