@@ -529,25 +529,22 @@ long Trainer::distill(const TrainProgressFn& progress, const std::atomic<bool>* 
     // starved PLC (its log-likelihood barely moved in 300 updates at lr 1e-3).
     s.optimizer->step();
     ++u;
-    if (u % 10 == 0 || u == cfg.distill_updates) {
-      evaluateGreedy(nullptr);
-      {
-        TrainProgress p;
-        p.stage = cfg.stage;
-        p.makespan_us = s.lastGreedy;  // the greedy evaluation is this report's episode
-        p.episode = s.done + u;
-        p.episodes = s.done + cfg.distill_updates;
-        p.distill_update = u;
-        p.loss = loss.item<double>();
-        p.lr = s.learningRate();
-        p.best_makespan_us = s.bestMakespan;
-        p.greedy_makespan_us = s.lastGreedy;
-        p.best_greedy_makespan_us = s.bestGreedy;
-        p.evaluated = true;
-        if (progress) progress(p);
-        if (curve) curve->push_back(p);
-      }
-    }
+    if (u % 10 != 0 && u != cfg.distill_updates) continue;
+    evaluateGreedy(nullptr);
+    TrainProgress p;
+    p.stage = cfg.stage;
+    p.makespan_us = s.lastGreedy;  // the greedy evaluation is this report's episode
+    p.episode = s.done + u;
+    p.episodes = s.done + cfg.distill_updates;
+    p.distill_update = u;
+    p.loss = loss.item<double>();
+    p.lr = s.learningRate();
+    p.best_makespan_us = s.bestMakespan;
+    p.greedy_makespan_us = s.lastGreedy;
+    p.best_greedy_makespan_us = s.bestGreedy;
+    p.evaluated = true;
+    if (progress) progress(p);
+    if (curve) curve->push_back(p);
   }
   return u;
 }
