@@ -422,7 +422,8 @@ void addTrainCommands(CLI::App& app) {
   auto opt = [&](const std::string& name, auto& target, const std::string& help) {
     a->opts[name] = train->add_option("--" + name, target, help);
   };
-  opt("episodes", a->episodes, "Episodes (default: imitation 500, sim 2000)");
+  opt("episodes", a->episodes,
+      "Episodes (default: imitation 500, sim 12000; the paper graphs' LLAMA results used 32000)");
   opt("lr", a->lr,
       "Learning rate (constant unless --lr-final; default: imitation 3e-3 -> 3e-4, sim 3e-4 -> "
       "1e-6)");

@@ -49,7 +49,8 @@ TrainConfig TrainConfig::defaults(Stage stage) {
     // with sampled behaviour at lr 1e-4, 0.943 with one episode per update, 0.966 with the
     // paper's lr 1e-4 without self-imitation; a batch (leave-one-out) baseline and lr 3e-4
     // without self-imitation collapsed onto one device on LLAMA-LAYER.
-    c.episodes = 2000;
+    c.episodes =
+        12000;  // CHAINMM and FFNN reach local search by then; the LLAMA graphs take 32,000
     c.explore = policy::DecisionMode::EpsilonGreedy;
     c.lr = 3e-4;
     c.lr_final = 1e-6;

@@ -80,7 +80,7 @@ struct TrainConfig {
 
   // The defaults of each stage (see trainer.cpp for the measurements behind them):
   // imitation: 500 episodes, greedy DAgger with teacher mix 0.5 -> 0, lr 3e-3 -> 3e-4;
-  // sim: 2000 episodes, epsilon-greedy 0.2 -> 0, lr 3e-4 -> 1e-6, entropy 1e-2 -> 0, 4 episodes
+  // sim: 12000 episodes, epsilon-greedy 0.2 -> 0, lr 3e-4 -> 1e-6, entropy 1e-2 -> 0, 4 episodes
   // per update, running-mean baseline, self-imitation weight 1, keep_best, half the episodes
   // guided by the best (deviation 0.03), distillation of the best (1500 updates at 3e-3).
   static TrainConfig defaults(Stage stage);
