@@ -162,7 +162,7 @@ GraphFeatures graphFeatures(const CostTable& c, const std::string& name) {
 // ---------------------------------------------------------------------------------------------
 
 EpisodeState::EpisodeState(const CostTable& costs, const GraphFeatures& gf)
-    : costs_(costs), gf_(gf), plan_(costs), pending_(costs.nodes()) {
+    : costs_(costs), gf_(gf), plan_(costs), pending_(costs.nodes()), sibling_(costs.devices()) {
   for (int v = 0; v < costs.nodes(); ++v) {
     pending_[v] = costs.inDegree(v);
     if (pending_[v] == 0) ready_.push_back(v);
@@ -191,19 +191,18 @@ void EpisodeState::deviceFeatures(int v, const double* est, float* out) const {
   // Siblings: the other inputs of v's successors that are already placed. Data they send to a
   // common successor stays local only where v joins them, which a node-by-node plan cannot see
   // otherwise (it is what groups the inputs of a reduction on one device).
-  double sibling[kMaxSiblingDevices] = {}, siblingTotal = 0;
-  const bool siblings = D <= kMaxSiblingDevices;
-  if (siblings)
-    for (const int* e = costs_.outBegin(v); e != costs_.outEnd(v); ++e) {
-      const int s = costs_.edgeDst(*e);
-      for (const int* g = costs_.inBegin(s); g != costs_.inEnd(s); ++g) {
-        const int u = costs_.edgeSrc(*g);
-        const int du = u == v ? -1 : plan_.device(u);
-        if (du < 0) continue;
-        sibling[du] += costs_.meanTransfer(*g);
-        siblingTotal += costs_.meanTransfer(*g);
-      }
+  std::fill(sibling_.begin(), sibling_.end(), 0.0);
+  double siblingTotal = 0;
+  for (const int* e = costs_.outBegin(v); e != costs_.outEnd(v); ++e) {
+    const int s = costs_.edgeDst(*e);
+    for (const int* g = costs_.inBegin(s); g != costs_.inEnd(s); ++g) {
+      const int u = costs_.edgeSrc(*g);
+      const int du = u == v ? -1 : plan_.device(u);
+      if (du < 0) continue;
+      sibling_[du] += costs_.meanTransfer(*g);
+      siblingTotal += costs_.meanTransfer(*g);
     }
+  }
   for (int d = 0; d < D; ++d) {
     double predWork = 0, predStart = 0, predFinish = 0, transfer = 0, localData = 0;
     bool any = false;
@@ -235,8 +234,8 @@ void EpisodeState::deviceFeatures(int v, const double* est, float* out) const {
     f[11] = static_cast<float>(costs_.compute(v, d) * inv);
     f[12] = static_cast<float>(outData * inv);
     f[13] = static_cast<float>(gf_.bottom[v] * inv);
-    f[14] = static_cast<float>(siblings ? sibling[d] * inv : 0.0);
-    f[15] = static_cast<float>(siblings && siblingTotal > 0 ? sibling[d] / siblingTotal : 0.0);
+    f[14] = static_cast<float>(sibling_[d] * inv);
+    f[15] = static_cast<float>(siblingTotal > 0 ? sibling_[d] / siblingTotal : 0.0);
   }
 }
 

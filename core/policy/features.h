@@ -22,8 +22,6 @@ constexpr int kNodeFeatures = 14;
 constexpr int kEdgeFeatures = 4;
 // Per-device features PLC sees for the node being placed (see EpisodeState::deviceFeatures).
 constexpr int kDeviceFeatures = 16;
-// Sibling features (the last two) are computed for device sets up to this size (zero beyond).
-constexpr int kMaxSiblingDevices = 64;
 
 struct GraphFeatures {
   int nodes = 0, devices = 0;
@@ -88,6 +86,7 @@ class EpisodeState {
   const GraphFeatures& gf_;
   PlanBuilder plan_;
   std::vector<int> pending_, ready_;
+  mutable std::vector<double> sibling_;  // deviceFeatures' per-device scratch
 };
 
 // Three-way comparison with a relative tolerance of 1e-9 (as the list schedulers use).

@@ -269,6 +269,17 @@ struct Trainer::State {
     bestReplay.reset();
   }
 
+  // The best episode's decisions replayed through the episode state (cached until a better one).
+  const policy::Rollout& replayBest() {
+    if (!bestReplay) {
+      policy::EpisodeOptions eo;
+      eo.sel = config.sel;
+      eo.plc = config.plc;
+      bestReplay = policy::replay(costs, features, bestOrder, bestAssignment, eo);
+    }
+    return *bestReplay;
+  }
+
   double greedyMakespan(policy::EpisodeResult* out) {
     const policy::Prepared p = policy::prepare(pol.impl().net, tensors, false);
     policy::RolloutOptions o;
@@ -443,13 +454,7 @@ TrainProgress Trainer::step() {
   }
   // Self-imitation: the best episode so far, replayed, scored under the current network.
   if (!imitation && cfg.imitate_best > 0 && !s.bestOrder.empty()) {
-    if (!s.bestReplay) {
-      policy::EpisodeOptions eo;
-      eo.sel = cfg.sel;
-      eo.plc = cfg.plc;
-      s.bestReplay = policy::replay(s.costs, s.features, s.bestOrder, s.bestAssignment, eo);
-    }
-    const policy::StepTerms terms = policy::recompute(net, prep, *s.bestReplay, D, false);
+    const policy::StepTerms terms = policy::recompute(net, prep, s.replayBest(), D, false);
     loss = loss - cfg.imitate_best * (terms.sel_logp.mean() + terms.plc_logp.mean());
   }
 
@@ -511,18 +516,12 @@ long Trainer::distill(const TrainProgressFn& progress, const std::atomic<bool>* 
   };
   if (std::isnan(s.lastGreedy)) evaluateGreedy(nullptr);
   long u = 0;
+  s.setLearningRate(cfg.distill_lr);
   while (u < cfg.distill_updates && !reached() && !(cancel && cancel->load())) {
-    net->train();
-    s.setLearningRate(cfg.distill_lr);
-    if (!s.bestReplay) {
-      policy::EpisodeOptions eo;
-      eo.sel = cfg.sel;
-      eo.plc = cfg.plc;
-      s.bestReplay = policy::replay(s.costs, s.features, s.bestOrder, s.bestAssignment, eo);
-    }
+    net->train();  // evaluateGreedy leaves the network in eval mode
     const policy::Prepared prep = policy::prepare(net, s.tensors, true);
     const policy::StepTerms terms =
-        policy::recompute(net, prep, *s.bestReplay, s.costs.devices(), false);
+        policy::recompute(net, prep, s.replayBest(), s.costs.devices(), false);
     const torch::Tensor loss = -(terms.sel_logp.mean() + terms.plc_logp.mean());
     s.optimizer->zero_grad();
     loss.backward();
