@@ -76,7 +76,7 @@ Baselines baselines(const CostTable& costs) {
   Simulator sim(costs);
   auto place = [&](const char* name) {
     const Method& m = findMethod(name);
-    PlaceContext ctx{costs, {}, 1, 5000, nullptr, nullptr};
+    PlaceContext ctx{costs, {}, 1, 5000, nullptr, {}};
     return sim.makespan(m.place(ctx, Params(m.params(), {})).assignment);
   };
   b.cp = place("critical-path");

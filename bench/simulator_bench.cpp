@@ -7,7 +7,7 @@
 
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
-#include "core/heuristics/method.h"
+#include "core/pipeline/place_and_simulate.h"
 #include "core/sim/simulator.h"
 
 namespace doppler {
@@ -95,15 +95,17 @@ void BM_SimulateGenerated10kLinks(benchmark::State& state) {
 }
 
 void BM_LocalSearchLlamaLayer(benchmark::State& state) {
-  DataflowGraph g = llamaLayer();
-  CostTable c(g, DeviceSet::uniform(4));
-  const Method& m = findMethod("local-search");
+  const DataflowGraph& g = llamaLayer();
+  const DeviceSet devices = DeviceSet::uniform(4);
+  const CostTable c(g, devices);
+  PlaceRequest request;  // as `doppler place --method local-search --budget 2000` runs it
+  request.graph = &g;
+  request.devices = &devices;
+  request.costs = &c;
+  request.settings.method = "local-search";
+  request.settings.budget = 2000;
   long evals = 0;
-  for (auto _ : state) {
-    PlaceContext ctx{c, SimOptions{}, 1, 2000, nullptr, nullptr};
-    Placement p = m.place(ctx, Params(m.params(), {}));
-    evals += p.evaluations;
-  }
+  for (auto _ : state) evals += placeAndSimulate(request).placement.evaluations;
   state.SetItemsProcessed(evals);
 }
 

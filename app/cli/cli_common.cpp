@@ -6,15 +6,16 @@
 #include <fstream>
 #include <iostream>
 
-#include "core/graph/device_presets.h"
+#include "core/graph/device_spec.h"
 #include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
 
 namespace doppler::cli {
 
 void addGraphOptions(CLI::App& cmd, GraphArgs& args) {
-  cmd.add_option("--graph,-g", args.graph,
-                 "Graph file: dataflow-graph/1 JSON or Doppler reference text (detected by content)")
+  cmd.add_option(
+         "--graph,-g", args.graph,
+         "Graph file: dataflow-graph/1 JSON or Doppler reference text (detected by content)")
       ->required();
   cmd.add_option("--scale", args.scale,
                  "Doppler text graphs: microseconds per cost unit (default 1e-6)");
@@ -36,20 +37,7 @@ DataflowGraph loadGraph(const GraphArgs& args) {
 }
 
 DeviceSet loadDevices(const DeviceArgs& args) {
-  const std::string& s = args.devices;
-  if (std::filesystem::exists(s)) return readDeviceFile(s);
-  bool digits = !s.empty() && s.size() < 6;
-  for (char c : s) digits = digits && std::isdigit(static_cast<unsigned char>(c));
-  if (digits) {
-    int n = std::stoi(s);
-    if (n < 1 || n > 4096) throw InputError("", "--devices", "device count must be between 1 and 4096, got " + s);
-    return DeviceSet::uniform(n);
-  }
-  for (const auto& p : devicePresets())
-    if (p.name == s) return devicePreset(s);
-  std::string known;
-  for (const auto& p : devicePresets()) known += (known.empty() ? "" : ", ") + p.name;
-  throw InputError(s, "--devices", "no such file, and not a device count or a preset (presets: " + known + ")");
+  return resolveDevices(args.devices);
 }
 
 void checkFits(const DataflowGraph& g, const GraphArgs& args, const DeviceSet& d) {

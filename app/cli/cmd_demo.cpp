@@ -10,8 +10,7 @@
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
 #include "core/heuristics/method.h"
-#include "core/sim/lower_bound.h"
-#include "core/sim/simulator.h"
+#include "core/pipeline/place_and_simulate.h"
 #include "placement_json.h"
 #include "progress_bar.h"
 
@@ -59,18 +58,25 @@ void runDemo(const DemoArgs& args) {
   ProgressBar bar("demo");
   long step = 0, steps = static_cast<long>(workloads.size() * names.size());
   for (const Workload& w : workloads) {
-    CostTable costs(w.graph, d);
-    const double lb = lowerBound(costs).value();
-    Simulator sim(costs);
+    const CostTable costs(w.graph, d);
     std::vector<double> makespans;
-    nlohmann::json row = {{"workload", w.label}, {"nodes", w.graph.nodeCount()}, {"lower_bound_us", lb}};
+    double lb = 0;
+    nlohmann::json row = {{"workload", w.label}, {"nodes", w.graph.nodeCount()}};
     for (const auto& m : methods()) {
-      PlaceContext ctx{costs, SimOptions{}, args.seed, args.budget, nullptr, nullptr};
-      Placement p = m->place(ctx, Params(m->params(), {}));
-      makespans.push_back(sim.makespan(p.assignment));
+      PlaceRequest request;
+      request.graph = &w.graph;
+      request.devices = &d;
+      request.costs = &costs;
+      request.settings.method = m->name();
+      request.settings.seed = args.seed;
+      request.settings.budget = args.budget;
+      const PlaceOutcome outcome = placeAndSimulate(request);
+      lb = outcome.lower_bound_us;
+      makespans.push_back(outcome.makespan());
       row["makespan_us"][m->name()] = makespans.back();
       bar.update(++step, steps, w.label);
     }
+    row["lower_bound_us"] = lb;
     results.push_back(row);
     const double best = *std::min_element(makespans.begin(), makespans.end());
     table << std::left << std::setw(22) << w.label << std::right << std::setw(6) << w.graph.nodeCount()

@@ -1,5 +1,4 @@
 // `doppler place` and `doppler methods`.
-#include <atomic>
 #include <cmath>
 #include <iostream>
 #include <optional>
@@ -8,7 +7,7 @@
 #include "cli_common.h"
 #include "core/graph/input_error.h"
 #include "core/heuristics/method.h"
-#include "core/sim/lower_bound.h"
+#include "core/pipeline/place_and_simulate.h"
 #include "core/sim/simulator.h"
 #include "placement_json.h"
 #include "progress_bar.h"
@@ -54,17 +53,18 @@ std::string fmt(double x) {
 }
 
 void runPlace(const PlaceArgs& args) {
-  const Method& method = findMethod(args.method);
-  Params params(method.params(), parseParams(args.params));
+  PlaceSettings settings;
+  settings.method = args.method;
+  settings.params = parseParams(args.params);
+  settings.cost_model = parseCostModel(args.costModel);
+  settings.noise = args.noise;
+  settings.seed = args.seed;
+  settings.budget = args.budget;
+  const Params params = checkSettings(settings);  // before loading inputs: a typo fails fast
+  const Method& method = findMethod(settings.method);
   DataflowGraph g = loadGraph(args.graph);
   DeviceSet d = loadDevices(args.devices);
   checkFits(g, args.graph, d);
-  if (args.budget < 1) throw InputError("", "--budget", "must be at least 1");
-  CostTable costs(g, d);
-  SimOptions sim;
-  sim.model = parseCostModel(args.costModel);
-  sim.noise = args.noise;
-  sim.seed = args.seed;
   // Begun before the method runs, so a long search shows in the store (and the studio) as it goes.
   sessions::RunSpec spec;
   spec.kind = "place";
@@ -74,7 +74,7 @@ void runPlace(const PlaceArgs& args) {
                  {"devices", absoluteIfFile(args.devices.devices)},
                  {"params", params.values()},
                  {"budget", args.budget},
-                 {"cost_model", toString(sim.model)},
+                 {"cost_model", toString(settings.cost_model)},
                  {"noise", args.noise}};
   spec.seed = args.seed;
   RunRecording rec(args.record, spec, g, d);
@@ -85,32 +85,30 @@ void runPlace(const PlaceArgs& args) {
     bestSeries = metrics->series("best_makespan_us");
   }
   ProgressBar bar(method.name());
-  PlaceContext ctx{costs, sim, args.seed, args.budget, nullptr, nullptr};
+  PlaceRequest request;
+  request.graph = &g;
+  request.devices = &d;
+  request.settings = settings;
   if (method.isSearch())
-    ctx.progress = [&](const Progress& p) {
+    request.progress = [&](const Progress& p) {
       bar.update(p.done, p.total, "best " + fmt(p.best_makespan_us) + " us");
       if (metrics) metrics->append(bestSeries, p.done, p.best_makespan_us);
     };
-  Placement placement;
-  SimResult r;
-  double lb = 0;
+  PlaceOutcome outcome;
   try {
-    placement = method.place(ctx, params);
+    outcome = placeAndSimulate(request);
     bar.finish();
-    validateAssignment(placement.assignment, costs);
-    Simulator simulator(costs, sim);
-    r = simulator.run(placement.assignment);
-    lb = lowerBound(costs).value();
     if (rec.enabled()) {
       if (metrics) metrics->flush();
+      const Placement& placement = outcome.placement;
       sessions::RunStore& store = rec.store();
       store.savePlacement(rec.id(),
                           sessions::placementRecord(g, placement.assignment, placement.order));
-      store.saveTimeline(rec.id(), sessions::timelineRecord(g, r.schedule, "simulated"));
+      store.saveTimeline(rec.id(), sessions::timelineRecord(g, outcome.sim.schedule, "simulated"));
       if (placement.planned)
         store.saveTimeline(rec.id(), sessions::timelineRecord(g, *placement.planned, "planned"));
-      std::map<std::string, double> figures = {{"makespan_us", r.schedule.makespan_us},
-                                               {"lower_bound_us", lb}};
+      std::map<std::string, double> figures = {{"makespan_us", outcome.makespan()},
+                                               {"lower_bound_us", outcome.lower_bound_us}};
       if (placement.planned) figures["planned_makespan_us"] = placement.planned->makespan_us;
       if (method.isSearch()) figures["evaluations"] = static_cast<double>(placement.evaluations);
       store.setFigures(rec.id(), figures);
@@ -120,6 +118,10 @@ void runPlace(const PlaceArgs& args) {
     rec.fail(e.what());
     throw;
   }
+  const Placement& placement = outcome.placement;
+  const SimResult& r = outcome.sim;
+  const double lb = outcome.lower_bound_us;
+  const SimOptions sim = settings.simOptions();
   if (args.json) {
     nlohmann::json out = placementJson(method.name(), g, d, placement.assignment, r, lb,
                                        toString(sim.model), args.seed);

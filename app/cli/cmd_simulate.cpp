@@ -4,11 +4,9 @@
 #include "cli_common.h"
 #include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
-#include "core/heuristics/method.h"
+#include "core/pipeline/place_and_simulate.h"
 #include "core/sim/assignment_io.h"
 #include "core/sim/chrome_trace.h"
-#include "core/sim/lower_bound.h"
-#include "core/sim/simulator.h"
 #include "placement_json.h"
 #include "run_recording.h"
 #include "sessions/from_core.h"
@@ -32,34 +30,32 @@ struct SimArgs {
 struct Loaded {
   DataflowGraph g;
   DeviceSet d;
-  Assignment a;
+  PlaceOutcome outcome;
 };
 
-SimResult simulateArgs(const SimArgs& args, Loaded& in) {
+// Simulates the --assignment file, or (export-trace) what --method places.
+void simulateArgs(const SimArgs& args, Loaded& in) {
   in.g = loadGraph(args.graph);
   in.d = loadDevices(args.devices);
   checkFits(in.g, args.graph, in.d);
-  CostTable costs(in.g, in.d);
-  SimOptions o;
-  o.model = parseCostModel(args.costModel);
-  o.noise = args.noise;
-  o.seed = args.seed;
-  Assignment& a = in.a;
-  if (!args.assignment.empty()) {
-    a = parseAssignment(readTextFile(args.assignment, 64u << 20), in.g, in.d.size(), args.assignment);
-  } else {
-    const Method& m = findMethod(args.method);
-    PlaceContext ctx{costs, o, args.seed, 5000, nullptr, nullptr};
-    a = m.place(ctx, Params(m.params(), {})).assignment;
-  }
-  validateAssignment(a, costs, args.assignment);
-  return Simulator(costs, o).run(a);
+  PlaceRequest request;
+  request.graph = &in.g;
+  request.devices = &in.d;
+  request.settings.method = args.method;
+  request.settings.cost_model = parseCostModel(args.costModel);
+  request.settings.noise = args.noise;
+  request.settings.seed = args.seed;
+  if (!args.assignment.empty())
+    request.given = parseAssignment(readTextFile(args.assignment, 64u << 20), in.g, in.d.size(),
+                                    args.assignment);
+  in.outcome = placeAndSimulate(request);
 }
 
 void runSimulate(const SimArgs& args) {
   Loaded in;
-  SimResult r = simulateArgs(args, in);
-  const double lb = lowerBound(CostTable(in.g, in.d)).value();
+  simulateArgs(args, in);
+  const SimResult& r = in.outcome.sim;
+  const double lb = in.outcome.lower_bound_us;
   // Simulation is quick: the run is recorded whole once it is done.
   sessions::RunSpec spec;
   spec.kind = "simulate";
@@ -74,7 +70,7 @@ void runSimulate(const SimArgs& args) {
   RunRecording rec(args.record, spec, in.g, in.d);
   if (rec.enabled()) {
     sessions::RunStore& store = rec.store();
-    store.savePlacement(rec.id(), sessions::placementRecord(in.g, in.a));
+    store.savePlacement(rec.id(), sessions::placementRecord(in.g, in.outcome.placement.assignment));
     store.saveTimeline(rec.id(), sessions::timelineRecord(in.g, r.schedule, "simulated"));
     store.setFigures(rec.id(), {{"makespan_us", r.schedule.makespan_us}, {"lower_bound_us", lb}});
     rec.finish();
@@ -91,8 +87,8 @@ void runSimulate(const SimArgs& args) {
   s.precision(6);
   s << "makespan     " << r.schedule.makespan_us << " us (" << args.costModel << ")\n";
   for (int d = 0; d < in.d.size(); ++d)
-    s << "  " << in.d.devices[d].name << "  busy " << r.busy_us[d] << " us  utilization " << r.utilization[d] * 100
-      << "%\n";
+    s << "  " << in.d.devices[d].name << "  busy " << r.busy_us[d] << " us  utilization "
+      << r.utilization[d] * 100 << "%\n";
   s << "transfers    " << r.schedule.transfers.size() << "\n";
   if (rec.enabled()) s << "run " << rec.id() << " recorded in " << rec.db() << "\n";
   writeOutput(args.out, s.str());
@@ -100,15 +96,17 @@ void runSimulate(const SimArgs& args) {
 
 void runExportTrace(const SimArgs& args) {
   Loaded in;
-  SimResult r = simulateArgs(args, in);
-  writeOutput(args.out, chromeTraceJson(in.g, in.d, r.schedule));
+  simulateArgs(args, in);
+  writeOutput(args.out, chromeTraceJson(in.g, in.d, in.outcome.sim.schedule));
 }
 
 void addCommon(CLI::App& cmd, SimArgs& args) {
   addGraphOptions(cmd, args.graph);
   addDeviceOptions(cmd, args.devices);
-  cmd.add_option("--cost-model", args.costModel, "reference (transfers never contend) or links")->capture_default_str();
-  cmd.add_option("--noise", args.noise, "Log-normal noise sigma on every duration (0 = none)")->capture_default_str();
+  cmd.add_option("--cost-model", args.costModel, "reference (transfers never contend) or links")
+      ->capture_default_str();
+  cmd.add_option("--noise", args.noise, "Log-normal noise sigma on every duration (0 = none)")
+      ->capture_default_str();
   cmd.add_option("--seed", args.seed, "Noise seed")->capture_default_str();
 }
 
@@ -116,10 +114,12 @@ void addCommon(CLI::App& cmd, SimArgs& args) {
 
 void addSimulateCommands(CLI::App& app) {
   auto args = std::make_shared<SimArgs>();
-  CLI::App* sim = app.add_subcommand("simulate", "Simulate an assignment on the work-conserving asynchronous runtime");
+  CLI::App* sim = app.add_subcommand(
+      "simulate", "Simulate an assignment on the work-conserving asynchronous runtime");
   addCommon(*sim, *args);
   sim->add_option("--assignment,-a", args->assignment,
-                  "Assignment JSON: {node: device}, {\"assignment\": {...}} (place --json output), or [devices]")
+                  "Assignment JSON: {node: device}, {\"assignment\": {...}} (place --json output), "
+                  "or [devices]")
       ->required();
   sim->add_flag("--json", args->json, "Print one JSON object");
   sim->add_option("--out,-o", args->out, "Write the result to a file instead of stdout");
@@ -127,7 +127,8 @@ void addSimulateCommands(CLI::App& app) {
   sim->callback([args] { runSimulate(*args); });
 
   auto targs = std::make_shared<SimArgs>();
-  CLI::App* trace = app.add_subcommand("export-trace", "Write a simulated timeline as Chrome Trace Event JSON (Perfetto)");
+  CLI::App* trace = app.add_subcommand(
+      "export-trace", "Write a simulated timeline as Chrome Trace Event JSON (Perfetto)");
   addCommon(*trace, *targs);
   auto* a = trace->add_option("--assignment,-a", targs->assignment, "Assignment JSON file");
   auto* m = trace->add_option("--method,-m", targs->method, "Or place with this method first");

@@ -163,7 +163,7 @@ Placement anneal(const PlaceContext& ctx, const Assignment& start, const AnnealC
   Rng rng(ctx.seed ^ 0x5eed5eed5eedULL);
   Mover mover(c, rng, cfg);
 
-  auto cancelled = [&] { return ctx.cancel && ctx.cancel->load(std::memory_order_relaxed); };
+  auto cancelled = [&] { return ctx.cancel.cancelled(); };
   if (cancelled()) {
     result.cancelled = true;
     return result;

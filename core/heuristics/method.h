@@ -1,7 +1,6 @@
 #pragma once
 // A placement method (heuristic or search): its parameters are data, so the CLI, the run store
 // and the studio's heuristic tuner can list, show and change them without knowing the method.
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -10,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/common/cancel_token.h"
 #include "core/sim/cost_table.h"
 #include "core/sim/schedule.h"
 #include "core/sim/simulator.h"
@@ -51,11 +51,11 @@ using ProgressFn = std::function<void(const Progress&)>;
 
 struct PlaceContext {
   const CostTable& costs;
-  SimOptions sim;                             // cost model and noise the simulated judge uses
-  uint64_t seed = 1;                          // for randomised methods and tie-breaking
-  long budget = 5000;                         // evaluations, for search methods
-  ProgressFn progress;                        // may be empty; called at most ~20 times a second
-  const std::atomic<bool>* cancel = nullptr;  // polled by long methods; may be null
+  SimOptions sim;       // cost model and noise the simulated judge uses
+  uint64_t seed = 1;    // for randomised methods and tie-breaking
+  long budget = 5000;   // evaluations, for search methods
+  ProgressFn progress;  // may be empty; called at most ~20 times a second
+  CancelToken cancel;   // polled by long methods
 };
 
 struct Placement {

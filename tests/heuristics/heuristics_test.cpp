@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 
 #include "core/graph/device_set.h"
@@ -50,7 +49,7 @@ DataflowGraph makeGraph(const std::vector<NodeDef>& nodes,
 }
 
 PlaceContext makeContext(const CostTable& c) {
-  return PlaceContext{c, SimOptions{}, 1, 5000, ProgressFn{}, nullptr};
+  return PlaceContext{c, SimOptions{}, 1, 5000, ProgressFn{}, CancelToken{}};
 }
 
 Placement run(const std::string& method, const CostTable& c, const ParamValues& values = {},
@@ -507,18 +506,18 @@ TEST(LocalSearch, ReportsProgressAndHonoursCancellation) {
   DataflowGraph g = searchGraph();
   CostTable c(g, DeviceSet::uniform(4));
   const Method& m = findMethod("local-search");
-  std::atomic<bool> cancel{false};
+  CancelToken cancel;
   long calls = 0, lastDone = 0;
   PlaceContext ctx = makeContext(c);
   ctx.budget = 1000000;
-  ctx.cancel = &cancel;
+  ctx.cancel = cancel;
   ctx.progress = [&](const Progress& pr) {
     ++calls;
     EXPECT_EQ(pr.total, 1000000);
     EXPECT_GE(pr.done, lastDone);
     EXPECT_GT(pr.best_makespan_us, 0);
     lastDone = pr.done;
-    if (calls == 2) cancel = true;
+    if (calls == 2) cancel.cancel();
   };
   Placement p = m.place(ctx, Params(m.params(), {}));
   EXPECT_TRUE(p.cancelled);
@@ -527,7 +526,7 @@ TEST(LocalSearch, ReportsProgressAndHonoursCancellation) {
   EXPECT_EQ(static_cast<int>(p.assignment.size()), c.nodes());
   EXPECT_GE(calls, 2);
   // Cancelled before it starts: no evaluation at all, the start comes back.
-  cancel = true;
+  cancel.cancel();
   Placement q = m.place(ctx, Params(m.params(), {}));
   EXPECT_TRUE(q.cancelled);
   EXPECT_EQ(q.evaluations, 0);

@@ -24,7 +24,7 @@ inline SnapshotPtr snapshotOf(std::shared_ptr<const DataflowGraph> g, int device
     s->assignment = *assignment;
   } else {
     const Method& m = findMethod(method);
-    PlaceContext ctx{*costs, SimOptions{}, 1, 1000, nullptr, nullptr};
+    PlaceContext ctx{*costs, SimOptions{}, 1, 1000, nullptr, {}};
     s->assignment = m.place(ctx, Params(m.params(), {})).assignment;
   }
   Simulator sim(*costs);

@@ -1,0 +1,61 @@
+#include "core/pipeline/place_and_simulate.h"
+
+#include <chrono>
+#include <stdexcept>
+
+#include "core/graph/input_error.h"
+#include "core/sim/lower_bound.h"
+
+namespace doppler {
+
+SimOptions PlaceSettings::simOptions() const {
+  SimOptions options;
+  options.model = cost_model;
+  options.noise = noise;
+  options.seed = seed;
+  return options;
+}
+
+Params checkSettings(const PlaceSettings& settings) {
+  const Method& method = findMethod(settings.method);
+  Params params(method.params(), settings.params);
+  if (settings.budget < 1) throw InputError("", "--budget", "must be at least 1");
+  return params;
+}
+
+PlaceOutcome placeAndSimulate(const PlaceRequest& request) {
+  const auto start = std::chrono::steady_clock::now();
+  if (!request.graph || !request.devices)
+    throw std::invalid_argument("placeAndSimulate: the request needs a graph and a device set");
+  const DataflowGraph& graph = *request.graph;
+  const PlaceSettings& settings = request.settings;
+  std::optional<Params> params;
+  if (!request.given) params.emplace(checkSettings(settings));
+  graph.checkDeviceCount(request.devices->size());
+
+  std::optional<CostTable> built;
+  if (!request.costs) built.emplace(graph, *request.devices);
+  const CostTable& costs = request.costs ? *request.costs : *built;
+  if (costs.nodes() != graph.nodeCount() || costs.devices() != request.devices->size())
+    throw std::invalid_argument(
+        "placeAndSimulate: the cost table is not of this graph and device set");
+
+  const SimOptions sim = settings.simOptions();
+  PlaceOutcome out;
+  if (request.given) {
+    out.placement.assignment = *request.given;
+  } else {
+    PlaceContext context{costs,         sim, settings.seed, settings.budget, request.progress,
+                         request.cancel};
+    out.placement = findMethod(settings.method).place(context, *params);
+    out.resolved_params = params->values();
+  }
+  validateAssignment(out.placement.assignment, costs);
+  out.sim = Simulator(costs, sim).run(out.placement.assignment);
+  out.lower_bound_us = lowerBound(costs).value();
+  out.compute_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace doppler

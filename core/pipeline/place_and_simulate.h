@@ -1,0 +1,67 @@
+#pragma once
+// The one place-and-simulate pipeline: what `doppler place`, `doppler simulate`, the demo, the
+// benchmarks and the studio's tuner all run, so their numbers agree by construction. A method
+// places the graph (or a given assignment is taken as is), the assignment is checked, the
+// simulator judges it, and the lower bound puts the makespan in proportion.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/common/cancel_token.h"
+#include "core/graph/dataflow_graph.h"
+#include "core/graph/device_set.h"
+#include "core/heuristics/method.h"
+#include "core/sim/cost_table.h"
+#include "core/sim/schedule.h"
+#include "core/sim/simulator.h"
+
+namespace doppler {
+
+// Everything a user sets for one placement, apart from the inputs.
+struct PlaceSettings {
+  std::string method = "critical-path";
+  ParamValues params;  // only the values that differ from the method's defaults need be here
+  CostModel cost_model = CostModel::Reference;
+  double noise = 0;    // log-normal sigma on every simulated duration
+  uint64_t seed = 1;   // randomised methods, tie-breaking and noise
+  long budget = 5000;  // simulator evaluations, for search methods
+  bool operator==(const PlaceSettings&) const = default;
+
+  SimOptions simOptions() const;
+};
+
+struct PlaceRequest {
+  const DataflowGraph* graph = nullptr;  // required
+  const DeviceSet* devices = nullptr;    // required
+  // Optional: the costs of `graph` on `devices`, for callers that place the same inputs many
+  // times; built here when null.
+  const CostTable* costs = nullptr;
+  PlaceSettings settings;
+  ProgressFn progress;  // search methods report through it, at most ~20 times a second
+  CancelToken cancel;   // a cancelled search stops and returns the best assignment it has seen
+  // Simulate this assignment instead of running settings.method (`doppler simulate`); then the
+  // method, its parameters and the budget are not used.
+  std::optional<Assignment> given;
+};
+
+struct PlaceOutcome {
+  ParamValues resolved_params;  // every parameter of the method, defaults filled in
+  Placement placement;          // assignment, planned schedule, order, evaluations, cancelled
+  SimResult sim;                // the assignment under settings' cost model, noise and seed
+  double lower_bound_us = 0;
+  double compute_ms = 0;  // wall time of the whole call
+
+  double makespan() const { return sim.schedule.makespan_us; }
+};
+
+// The checks that need no inputs: the method exists, its parameters are valid, the budget is at
+// least 1. Returns the resolved parameters. Throws InputError naming the field ("--method",
+// "--param NAME", "--budget"), so a caller can check settings before loading large inputs.
+Params checkSettings(const PlaceSettings& settings);
+
+// Checks the settings and that the graph fits the device set (InputError), places, checks the
+// assignment, simulates. A cancelled search still yields a full outcome, its best assignment
+// simulated, with placement.cancelled set.
+PlaceOutcome placeAndSimulate(const PlaceRequest& request);
+
+}  // namespace doppler
