@@ -16,6 +16,8 @@ packages=(
   # Test; Graphviz for graph layout; a font so offscreen grabs and tests render text.
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgraphviz-dev graphviz
   fonts-dejavu-core
+  # Validators for resources/ (CTest resources.desktop_file and resources.metainfo).
+  desktop-file-utils appstream
 )
 # The fuzz targets need clang with libFuzzer (scripts/fuzz.sh asks for them).
 if [[ "${DOPPLER_FUZZ_DEPS:-0}" == 1 ]]; then

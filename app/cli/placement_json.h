@@ -1,5 +1,5 @@
 #pragma once
-// The JSON shapes of `place` and `simulate` (DESIGN.md, "Command line").
+// The JSON shapes of `place` and `simulate` (docs/formats.md).
 #include <nlohmann/json.hpp>
 
 #include "core/graph/dataflow_graph.h"

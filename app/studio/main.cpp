@@ -7,6 +7,7 @@
 #include <QTimer>
 
 #include "app/studio/main_window.h"
+#include "resources/icons.h"
 #include "views/common/theme.h"
 
 int main(int argc, char** argv) {
@@ -14,6 +15,9 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName(QStringLiteral("Doppler"));
   QApplication::setApplicationName(QStringLiteral("Doppler Studio"));
   QApplication::setApplicationVersion(QStringLiteral("0.1"));
+  // The installed desktop entry is <app id>.desktop (resources/CMakeLists.txt).
+  QApplication::setDesktopFileName(QString::fromLatin1(doppler::resources::kAppId));
+  QApplication::setWindowIcon(doppler::resources::appIcon());  // :/icons/doppler-studio.svg
   doppler::views::Theme::setDark(false, &app);
 
   QCommandLineParser parser;

@@ -1,4 +1,4 @@
-// The Doppler reference implementation's text format (shared/data/README.md, section 4):
+// The Doppler reference implementation's text format (docs/formats.md):
 //   line 1: total node count N (input nodes included)
 //   line 2: ids of the input nodes (dropped: the scheduled graph has N - k nodes, ids 0..N-k-1)
 //   line 3: edge sources; line 4: edge destinations (pairwise)

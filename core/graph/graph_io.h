@@ -1,6 +1,6 @@
 #pragma once
 // Reading and writing graphs and device sets. Formats are detected by content, not extension:
-// `dataflow-graph/1` JSON, or the Doppler reference text format (see shared/data/README.md).
+// `dataflow-graph/1` JSON, or the Doppler reference text format (both in docs/formats.md).
 #include <string>
 #include <string_view>
 

@@ -1,5 +1,5 @@
 #pragma once
-// The work-conserving asynchronous simulator (DESIGN.md, "Simulator semantics").
+// The work-conserving asynchronous simulator; its contract is docs/simulator.md.
 //
 // Each device runs one node at a time; a node becomes ready when all its inputs have arrived; a
 // device never idles while a node assigned to it is ready; among ready nodes it takes the one
