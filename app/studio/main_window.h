@@ -1,29 +1,28 @@
 #pragma once
-// The studio's main window: a toolbar (graph, device set, method, a large makespan read-out),
-// the graph view and the timeline view sharing the centre with synchronized selection and hover,
-// and docks (heuristic tuner, node details, devices, nodes, events) that users rearrange; their
-// arrangement is saved with QSettings. Later parts dock in beside these (decision stepper,
-// training dashboard, run comparison) and add a second perspective (fleet workbench).
+// The studio's main window: the toolbar, the graph view and the timeline view sharing the centre
+// with synchronized selection and hover, and docks (heuristic tuner, settings chart, node details,
+// devices, nodes, events) that users rearrange; their arrangement is saved. The window only
+// wires parts together: each part is its own class (toolbar, error banner, presentation mode,
+// settings, docks), background work goes through the job runner, and the menus are built in
+// main_window_actions.cpp from the one shortcut table.
 #include <QMainWindow>
-#include <QPointer>
 #include <QStringList>
 #include <optional>
 
-class QComboBox;
-class QLabel;
+#include "app/studio/studio_settings.h"
+
 class QMenu;
 class QSplitter;
 class QTextBrowser;
 class QTableView;
-class QToolButton;
 class QDockWidget;
-class QFrame;
 class QSortFilterProxyModel;
 
 namespace doppler::views {
 class GraphView;
 class TimelineView;
 class TunerWidget;
+class SettingsHistoryChart;
 class SelectionState;
 class NodeTableModel;
 class ScheduleModel;
@@ -34,8 +33,12 @@ class ImageSource;
 namespace doppler::studio {
 
 class StudioDocument;
-class LayoutWorker;
+class JobRunner;
+class LayoutCache;
 class HelpOverlay;
+class ErrorBanner;
+class StudioToolbar;
+class PresentationMode;
 
 struct StudioOptions {
   QString file;        // a graph or device file to open
@@ -53,9 +56,11 @@ class MainWindow : public QMainWindow {
   ~MainWindow() override;
 
   StudioDocument* document() const { return document_; }
+  JobRunner* jobs() const { return jobs_; }
   views::GraphView* graphView() const { return graphView_; }
   views::TimelineView* timelineView() const { return timelineView_; }
   views::TunerWidget* tuner() const { return tuner_; }
+  views::SettingsHistoryChart* historyChart() const { return history_; }
   views::SelectionState* selection() const { return selection_; }
   views::DeviceSummaryModel* deviceModel() const { return deviceModel_; }
   QDockWidget* tunerDock() const { return tunerDock_; }
@@ -68,11 +73,12 @@ class MainWindow : public QMainWindow {
   QString lastError() const { return lastError_; }
   void loadDemo();
 
-  bool presentationMode() const { return presenting_; }
+  bool presentationMode() const;
   void setPresentationMode(bool on);
   void setDarkTheme(bool dark);
-  // True once the current graph has its layout and no search is running.
+  // True once the current graph has its layout, its placement, and no job runs.
   bool isSettled() const;
+  // Waits on the job runner (layout, placement, search) until the window is settled.
   bool waitSettled(int timeout_ms);
 
   // Saves PNGs of every view and the whole window (the demo's evidence); returns the files.
@@ -82,38 +88,42 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
-  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
+  // main_window_actions.cpp: menus (from the shortcut table) and what they do.
   void buildActions();
-  void buildToolbar();
+  void exportImage(views::ImageSource* source, const QString& format);
+  void exportTrace();
+  void copyFocusedImage();
+  void openDialog();
+  void openDevicesDialog();
+  void generateDialog();
+  views::ImageSource* focusedSource() const;
+  // main_window_docks.cpp: the docks and the tables in them.
   void buildDocks();
-  void connectDocument();
+  // main_window.cpp: wiring.
+  void connectParts();
+  void requestLayout();
   void onGraphChanged();
   void onSnapshotChanged();
-  void onSettingsEdited();
+  void chooseDevices(const QString& spec);
   void showError(const QString& message);
   void clearError();
   void addRecent(const QString& path);
   void rebuildRecentMenu();
-  void openDialog();
-  void openDevicesDialog();
-  void generateDialog();
-  void exportImage(views::ImageSource* source, const QString& format);
-  void exportTrace();
-  void copyFocusedImage();
-  views::ImageSource* focusedSource() const;
   void updateTitle();
-  void restoreSettings();
-  void saveSettings();
-  void applyMethodToUi();
+  void restoreSession();
 
   StudioOptions options_;
+  StudioSettings settings_;
+  JobRunner* jobs_;
+  std::unique_ptr<LayoutCache> layoutCache_;
   StudioDocument* document_;
   views::SelectionState* selection_;
   views::GraphView* graphView_;
   views::TimelineView* timelineView_;
-  views::TunerWidget* tuner_;
+  views::TunerWidget* tuner_ = nullptr;
+  views::SettingsHistoryChart* history_ = nullptr;
   views::NodeTableModel* nodeModel_;
   views::ScheduleModel* scheduleModel_;
   views::DeviceSummaryModel* deviceModel_;
@@ -121,34 +131,22 @@ class MainWindow : public QMainWindow {
   QTableView* nodeTable_ = nullptr;
   QTextBrowser* details_ = nullptr;
   QSplitter* splitter_;
-  QFrame* banner_;
-  QLabel* bannerText_;
-  QToolButton* graphButton_;
-  QComboBox* devicesCombo_;
-  QComboBox* methodCombo_;
-  QLabel* readoutMain_;
-  QLabel* readoutSub_;
+  ErrorBanner* banner_;
+  StudioToolbar* toolbar_ = nullptr;
+  PresentationMode* presentation_;
   QMenu* recentMenu_ = nullptr;
   QMenu* viewMenu_ = nullptr;
   QDockWidget* tunerDock_ = nullptr;
+  QDockWidget* historyDock_ = nullptr;
   QDockWidget* detailsDock_ = nullptr;
   QDockWidget* devicesDock_ = nullptr;
   QDockWidget* nodesDock_ = nullptr;
   QDockWidget* eventsDock_ = nullptr;
-  HelpOverlay* help_;
-  QThread* layoutThread_;
-  LayoutWorker* layoutWorker_;
-  QAction* criticalAction_ = nullptr;
+  HelpOverlay* help_ = nullptr;
   QAction* darkAction_ = nullptr;
   QAction* presentAction_ = nullptr;
   QString lastError_;
   QStringList recent_;
-  bool presenting_ = false;
-  QByteArray presentState_;
-  QFont presentFont_;
-  bool presentWasMaximized_ = false;
-  QPointer<QWidget> presentedView_;
-  bool layoutPending_ = false;
   QString layoutStatus_;
 };
 

@@ -42,7 +42,7 @@ PlacementInputs makeInputs(std::shared_ptr<const DataflowGraph> graph,
 }
 
 views::SnapshotPtr computePlacement(const PlacementInputs& in, const views::PlacementSettings& s,
-                                    const std::atomic<bool>* cancel, ProgressFn progress,
+                                    const CancelToken& cancel, ProgressFn progress,
                                     const views::PlacementSnapshot* previous) {
   const auto t0 = std::chrono::steady_clock::now();
   const Method& method = findMethod(s.method);

@@ -3,10 +3,10 @@
 // seed for the method and the simulator's noise, the same validation), producing the snapshot
 // the views show. Plain C++: runs on the GUI thread for list schedulers (a few milliseconds at
 // 500 nodes) and on the placement worker for search methods.
-#include <atomic>
 #include <memory>
 #include <string>
 
+#include "core/common/cancel_token.h"
 #include "core/heuristics/method.h"
 #include "views/common/snapshot.h"
 
@@ -32,7 +32,7 @@ PlacementInputs makeInputs(std::shared_ptr<const DataflowGraph> graph,
 // it is of the same graph on as many devices, the result records the makespan change and the
 // nodes that moved.
 views::SnapshotPtr computePlacement(const PlacementInputs& in, const views::PlacementSettings& s,
-                                    const std::atomic<bool>* cancel, ProgressFn progress,
+                                    const CancelToken& cancel, ProgressFn progress,
                                     const views::PlacementSnapshot* previous);
 
 }  // namespace doppler::studio

@@ -1,10 +1,6 @@
 #include "app/studio/studio_document.h"
 
-#include <QCoreApplication>
-#include <QDeadlineTimer>
-#include <QElapsedTimer>
 #include <QFileInfo>
-#include <QThread>
 
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
@@ -12,27 +8,15 @@
 
 namespace doppler::studio {
 
-StudioDocument::StudioDocument(QObject* parent) : QObject(parent), worker_(new PlacementWorker) {
-  qRegisterMetaType<doppler::views::SnapshotPtr>("doppler::views::SnapshotPtr");
-  thread_.setObjectName(QStringLiteral("placement"));
-  worker_->moveToThread(&thread_);
-  connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-  connect(worker_, &PlacementWorker::finished, this, &StudioDocument::onWorkerFinished,
-          Qt::QueuedConnection);
-  connect(
-      worker_, &PlacementWorker::progress, this,
-      [this](int id, long done, long total, double best) {
-        if (id == busyId_) Q_EMIT progress(done, total, best);
-      },
-      Qt::QueuedConnection);
-  thread_.start();
+StudioDocument::StudioDocument(JobRunner* runner, QObject* parent)
+    : QObject(parent), runner_(runner) {
+  connect(runner_, &JobRunner::busyChanged, this, [this](JobSlot slot, bool) {
+    if (slot == JobSlot::Placement || slot == JobSlot::Search) Q_EMIT busyChanged(busy());
+  });
 }
 
-StudioDocument::~StudioDocument() {
-  if (cancel_) cancel_->store(true);  // no signals from here: the window may be half destroyed
-  busyId_ = 0;
-  thread_.quit();
-  thread_.wait();
+bool StudioDocument::busy() const {
+  return runner_->busy(JobSlot::Placement) || runner_->busy(JobSlot::Search);
 }
 
 bool StudioDocument::openFile(const QString& path, QString* error) {
@@ -140,15 +124,13 @@ void StudioDocument::setSettings(const views::PlacementSettings& settings) {
 void StudioDocument::cancel() {
   // The search stops at its next check and returns the best placement so far (shown, marked
   // cancelled).
-  if (cancel_) cancel_->store(true);
+  runner_->cancel(JobSlot::Placement);
+  runner_->cancel(JobSlot::Search);
 }
 
 void StudioDocument::abandon() {
-  if (cancel_) cancel_->store(true);
-  if (busyId_) {
-    busyId_ = 0;
-    Q_EMIT busyChanged(false);
-  }
+  runner_->abandon(JobSlot::Placement);
+  runner_->abandon(JobSlot::Search);
 }
 
 void StudioDocument::recompute() {
@@ -161,47 +143,33 @@ void StudioDocument::recompute() {
     Q_EMIT computeFailed(QString::fromStdString(e.what()));
     return;
   }
-  if (!method->isSearch()) {
-    try {
-      snapshot_ = computePlacement(inputs_, settings_, nullptr, {}, snapshot_.get());
-      Q_EMIT snapshotChanged();
-    } catch (const std::exception& e) {
-      Q_EMIT computeFailed(QString::fromStdString(e.what()));
-    }
-    return;
+  if (method->isSearch()) return startJob(JobSlot::Search);
+  if (inputs_.graph->nodeCount() > kSynchronousNodes) return startJob(JobSlot::Placement);
+  try {
+    snapshot_ = computePlacement(inputs_, settings_, {}, {}, snapshot_.get());
+    Q_EMIT snapshotChanged();
+  } catch (const std::exception& e) {
+    Q_EMIT computeFailed(QString::fromStdString(e.what()));
   }
-  PlacementJob job;
-  job.id = nextId_++;
-  job.inputs = inputs_;
-  job.settings = settings_;
-  job.previous = snapshot_;
-  job.cancel = cancel_ = std::make_shared<std::atomic<bool>>(false);
-  busyId_ = job.id;
-  Q_EMIT busyChanged(true);
-  QMetaObject::invokeMethod(
-      worker_, [w = worker_, job] { w->run(job); }, Qt::QueuedConnection);
 }
 
-void StudioDocument::onWorkerFinished(int id, views::SnapshotPtr snapshot, const QString& error) {
-  if (id != busyId_) return;  // superseded or cancelled by a newer request
-  busyId_ = 0;
-  Q_EMIT busyChanged(false);
-  if (!error.isEmpty()) {
-    Q_EMIT computeFailed(error);
-    return;
-  }
-  if (!snapshot || snapshot->graph != inputs_.graph) return;
-  snapshot_ = std::move(snapshot);
-  Q_EMIT snapshotChanged();
-}
-
-bool StudioDocument::waitIdle(int timeout_ms) {
-  QDeadlineTimer deadline(timeout_ms);
-  while (busy() && !deadline.hasExpired()) {
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    QThread::msleep(2);
-  }
-  return !busy();
+void StudioDocument::startJob(JobSlot slot) {
+  runner_->start<views::SnapshotPtr>(
+      slot,
+      [this, inputs = inputs_, settings = settings_,
+       previous = snapshot_](const JobContext& ctx) -> views::SnapshotPtr {
+        // Progress is posted to the GUI thread, where it is dropped once the job is superseded.
+        auto progress = [this, ctx](const Progress& p) {
+          ctx.post([this, p] { Q_EMIT this->progress(p.done, p.total, p.best_makespan_us); });
+        };
+        return computePlacement(inputs, settings, ctx.cancel(), progress, previous.get());
+      },
+      [this](views::SnapshotPtr snapshot) {
+        if (!snapshot || snapshot->graph != inputs_.graph) return;
+        snapshot_ = std::move(snapshot);
+        Q_EMIT snapshotChanged();
+      },
+      [this](const QString& error) { Q_EMIT computeFailed(error); });
 }
 
 }  // namespace doppler::studio

@@ -4,25 +4,26 @@
 // until the new input has been read and checked; a bad file leaves everything as it was and
 // reports one message naming the file, the place in it and the problem.
 //
-// List schedulers are placed on the calling (GUI) thread, within milliseconds; search methods go
-// to the placement worker on its own QThread, with progress, cancel, and results of superseded
-// jobs dropped.
+// List schedulers on graphs of up to kSynchronousNodes nodes are placed on the calling (GUI)
+// thread, within milliseconds, so a tuner change shows at once. Larger graphs and search methods
+// go to the job runner (placement and search slots), with progress, cancel, and results of
+// superseded jobs dropped.
 #include <QObject>
 #include <QString>
-#include <QThread>
-#include <atomic>
 #include <memory>
 
+#include "app/studio/job_runner.h"
 #include "app/studio/placement_compute.h"
-#include "app/studio/placement_worker.h"
 
 namespace doppler::studio {
 
 class StudioDocument : public QObject {
   Q_OBJECT
  public:
-  explicit StudioDocument(QObject* parent = nullptr);
-  ~StudioDocument() override;
+  static constexpr int kSynchronousNodes = 5000;
+
+  // `runner` runs the placement and search jobs and must outlive the document's jobs.
+  explicit StudioDocument(JobRunner* runner, QObject* parent = nullptr);
 
   // Opens a graph (dataflow-graph/1 JSON or Doppler text) or a device set (device-set/1),
   // detected by content. On failure returns false and sets *error; nothing changes.
@@ -41,15 +42,13 @@ class StudioDocument : public QObject {
   void recompute();
   // Stops a running search; its best placement so far is shown, marked cancelled.
   void cancel();
-  // Blocks until no search runs (tests, grabs).
-  bool waitIdle(int timeout_ms);
 
   views::SnapshotPtr snapshot() const { return snapshot_; }
   std::shared_ptr<const DataflowGraph> graph() const { return inputs_.graph; }
   std::shared_ptr<const DeviceSet> devices() const { return inputs_.devices; }
   QString devicesSpec() const { return QString::fromStdString(inputs_.devicesSpec); }
   QString graphSource() const { return graphSource_; }  // a path, or "generated: kind"
-  bool busy() const { return busyId_ != 0; }
+  bool busy() const;
 
  Q_SIGNALS:
   void graphChanged();
@@ -62,19 +61,15 @@ class StudioDocument : public QObject {
  private:
   bool commit(PlacementInputs inputs, const QString& graphSource, bool graphChanged,
               bool devicesChanged);
-  // Cancels a running search and drops its result (a newer request supersedes it).
+  // Cancels a running placement or search and drops its result (a newer request supersedes it).
   void abandon();
-  void onWorkerFinished(int id, views::SnapshotPtr snapshot, const QString& error);
+  void startJob(JobSlot slot);
 
+  JobRunner* runner_;
   PlacementInputs inputs_;
   QString graphSource_;
   views::PlacementSettings settings_;
   views::SnapshotPtr snapshot_;
-  QThread thread_;
-  PlacementWorker* worker_;
-  int nextId_ = 1;
-  int busyId_ = 0;
-  std::shared_ptr<std::atomic<bool>> cancel_;
 };
 
 }  // namespace doppler::studio

@@ -6,12 +6,11 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
-#include <QThread>
 
 #include "app/studio/help_overlay.h"
+#include "app/studio/job_runner.h"
 #include "app/studio/main_window.h"
 #include "app/studio/studio_document.h"
 #include "views/common/critical_path.h"
@@ -19,24 +18,19 @@
 #include "views/common/selection_state.h"
 #include "views/graph/graph_view.h"
 #include "views/timeline/timeline_view.h"
+#include "views/tuner/settings_history_chart.h"
 #include "views/tuner/tuner_widget.h"
 
 namespace doppler::studio {
 
-namespace {
-void settle(int ms = 150) {
-  QElapsedTimer t;
-  t.start();
-  while (t.elapsed() < ms) {
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    QThread::msleep(5);
-  }
-}
-}  // namespace
-
 QStringList MainWindow::grabAll(const QString& dir) {
   QStringList files;
   QDir().mkpath(dir);
+  // Every grab waits for the job runner, then lets posted resizes and repaints through.
+  auto settle = [this] {
+    waitSettled(60000);
+    QCoreApplication::processEvents();
+  };
   auto save = [&](QWidget* w, const QString& name) {
     settle();
     const QString path = QDir(dir).filePath(name);
@@ -51,6 +45,7 @@ QStringList MainWindow::grabAll(const QString& dir) {
   save(graphView_, QStringLiteral("graph.png"));
   save(timelineView_, QStringLiteral("timeline.png"));
   save(tunerDock_, QStringLiteral("tuner.png"));
+  historyDock_->raise();
 
   // A selection in the middle of the critical path, a hovered neighbour and a dragged range.
   if (const views::SnapshotPtr s = document_->snapshot()) {
@@ -93,7 +88,15 @@ QStringList MainWindow::grabAll(const QString& dir) {
     save(this, QStringLiteral("window-tuned.png"));
     save(tunerDock_, QStringLiteral("tuner-change.png"));
     save(graphView_, QStringLiteral("graph-moved.png"));
+    historyDock_->raise();
+    save(historyDock_, QStringLiteral("history.png"));
+    detailsDock_->raise();
   }
+
+  // The other layout direction (Ctrl+L), then back to the one the pane's shape picks.
+  graphView_->flipLayoutDirection();
+  save(graphView_, QStringLiteral("graph-flipped.png"));
+  graphView_->setLayoutDirectionChoice(std::nullopt);
 
   // Clean exports (what Copy Image and File > Export produce).
   for (views::ImageSource* source : {static_cast<views::ImageSource*>(graphView_),
@@ -111,10 +114,10 @@ QStringList MainWindow::grabAll(const QString& dir) {
   setDarkTheme(false);
 
   setPresentationMode(true);
-  settle(300);
+  settle();
   save(this, QStringLiteral("presentation.png"));
   setPresentationMode(false);
-  settle(300);
+  settle();
 
   // A bad file: the message names the file and the problem; the graph stays open.
   QTemporaryDir tmp;

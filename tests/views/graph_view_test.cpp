@@ -58,12 +58,56 @@ class GraphViewTest : public QObject {
     const QRectF scene = view_->graphScene()->sceneRect();
     for (int v = 0; v < snapshot_->graph->nodeCount(); ++v)
       QVERIFY(scene.contains(view_->graphScene()->nodeRect(v)));
-    // dot ranks edges downwards: every producer sits above its consumer.
-    for (const Edge& e : snapshot_->graph->edges())
-      QVERIFY(layout->centers[e.src].y() < layout->centers[e.dst].y());
+    // dot ranks edges along the layout direction: every producer sits before its consumer.
+    const bool lr = view_->layoutDirection() == LayoutDirection::LeftToRight;
+    for (const Edge& e : snapshot_->graph->edges()) {
+      const QPointF a = layout->centers[e.src], b = layout->centers[e.dst];
+      QVERIFY(lr ? a.x() < b.x() : a.y() < b.y());
+    }
     // Recolouring for a new placement keeps the layout.
     view_->setSnapshot(testing::snapshotOf(snapshot_->graph, 2));
     QCOMPARE(layouts_, 1);
+  }
+
+  void layoutDirectionFollowsThePaneAndFlips() {
+    // A deep, narrow graph (a 60-node chain) goes left to right in a wide pane, top to bottom in
+    // a tall one.
+    DataflowGraph chain;
+    for (int v = 0; v < 60; ++v) {
+      chain.addNode(Node{"n" + std::to_string(v)});
+      if (v > 0) chain.addEdge("n" + std::to_string(v - 1), "n" + std::to_string(v), 1e6);
+    }
+    QCOMPARE(preferredDirection(chain, QSizeF(1100, 500)), LayoutDirection::LeftToRight);
+    QCOMPARE(preferredDirection(chain, QSizeF(500, 1100)), LayoutDirection::TopToBottom);
+    // A wide, shallow graph (60 independent nodes) stays top to bottom in a wide pane.
+    DataflowGraph flat;
+    for (int v = 0; v < 60; ++v) flat.addNode(Node{"f" + std::to_string(v)});
+    QCOMPARE(preferredDirection(flat, QSizeF(1100, 500)), LayoutDirection::TopToBottom);
+    // A small graph that fits legibly either way takes the direction with the larger zoom.
+    DataflowGraph small;
+    for (int v = 0; v < 4; ++v) {
+      small.addNode(Node{"s" + std::to_string(v)});
+      if (v > 0) small.addEdge("s" + std::to_string(v - 1), "s" + std::to_string(v), 1e6);
+    }
+    QCOMPARE(preferredDirection(small, QSizeF(1100, 150)), LayoutDirection::LeftToRight);
+    QCOMPARE(preferredDirection(small, QSizeF(400, 600)), LayoutDirection::TopToBottom);
+
+    // Flipping lays the graph out again the other way, and the fit zoom follows.
+    const LayoutDirection before = view_->layoutDirection();
+    const int layoutsBefore = layouts_;
+    view_->flipLayoutDirection();
+    QVERIFY(view_->layoutDirection() != before);
+    QVERIFY(view_->hasLayout());
+    QCOMPARE(layouts_, layoutsBefore + 1);
+    const LayoutResultPtr flipped = view_->graphScene()->layout();
+    for (const Edge& e : snapshot_->graph->edges()) {
+      const QPointF a = flipped->centers[e.src], b = flipped->centers[e.dst];
+      QVERIFY(view_->layoutDirection() == LayoutDirection::LeftToRight ? a.x() < b.x()
+                                                                       : a.y() < b.y());
+    }
+    QVERIFY(view_->graphScene()->snapshot());  // the placement stays shown
+    view_->setLayoutDirectionChoice(std::nullopt);
+    QCOMPARE(view_->layoutDirection(), before);
   }
 
   void crossDeviceEdgesCounted() {

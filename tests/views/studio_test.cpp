@@ -18,6 +18,7 @@
 
 #include "app/studio/generate_dialog.h"
 #include "app/studio/help_overlay.h"
+#include "app/studio/job_runner.h"
 #include "app/studio/main_window.h"
 #include "app/studio/studio_document.h"
 #include "core/graph/generators.h"
@@ -232,7 +233,7 @@ class StudioTest : public QObject {
     QVERIFY(w_->document()->busy());
     QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, 20000);
     w_->document()->cancel();
-    QVERIFY(w_->document()->waitIdle(20000));
+    QVERIFY(w_->jobs()->waitIdle(20000));
     s = w_->document()->snapshot();
     QVERIFY(s->cancelled);
     QVERIFY(s->evaluations < 5000000);

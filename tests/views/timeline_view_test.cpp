@@ -149,10 +149,32 @@ class TimelineViewTest : public QObject {
     QVERIFY(!view_->range().has_value());
   }
 
-  void colourModeToggles() {
+  void colourModeCycles() {
     QCOMPARE(view_->colorMode(), TimelineColorMode::OpKind);
     QTest::keyClick(view_, Qt::Key_C);
+    QCOMPARE(view_->colorMode(), TimelineColorMode::Device);
+    QTest::keyClick(view_, Qt::Key_C);
     QCOMPARE(view_->colorMode(), TimelineColorMode::Node);
+    QTest::keyClick(view_, Qt::Key_C);
+    QCOMPARE(view_->colorMode(), TimelineColorMode::OpKind);
+  }
+
+  void graphsWithoutOpKindsAreColouredByDevice() {
+    // The Doppler text format has no op kinds: one "(no op)" colour would tell nothing.
+    const DataflowGraph source = generateGraph("chainmm");
+    DataflowGraph g;
+    for (Node node : source.nodes()) {
+      node.op.clear();
+      g.addNode(std::move(node));
+    }
+    for (const Edge& e : source.edges()) g.addEdge(e);
+    view_->setSnapshot(testing::snapshotOf(std::make_shared<const DataflowGraph>(std::move(g)), 4));
+    QCOMPARE(view_->colorMode(), TimelineColorMode::Device);
+    QVERIFY(!view_->hasOpKinds());
+    QTest::keyClick(view_, Qt::Key_C);
+    QCOMPARE(view_->colorMode(), TimelineColorMode::Node);
+    QTest::keyClick(view_, Qt::Key_C);
+    QCOMPARE(view_->colorMode(), TimelineColorMode::Device);  // op kind is skipped
   }
 
   void exports() {

@@ -57,8 +57,9 @@ uint64_t graphHash(const DataflowGraph& g) {
   return h;
 }
 
-LayoutInput makeLayoutInput(const DataflowGraph& g, const QFont& font) {
+LayoutInput makeLayoutInput(const DataflowGraph& g, const QFont& font, LayoutDirection direction) {
   LayoutInput in;
+  in.direction = direction;
   QFontMetricsF fm(font);
   const int n = g.nodeCount();
   in.width_pt.resize(n);
@@ -72,23 +73,59 @@ LayoutInput makeLayoutInput(const DataflowGraph& g, const QFont& font) {
     in.height_pt[v] = h;
     hash = mix(hash, static_cast<uint64_t>(w * 16));
   }
-  in.hash = mix(hash, static_cast<uint64_t>(h * 16));
+  in.hash = mix(mix(hash, static_cast<uint64_t>(h * 16)), static_cast<uint64_t>(direction));
   in.edges.reserve(g.edgeCount());
   for (const Edge& e : g.edges()) in.edges.emplace_back(e.src, e.dst);
   return in;
 }
 
-LayoutResult computeLayout(const LayoutInput& in) {
+LayoutDirection preferredDirection(const DataflowGraph& g, QSizeF pane) {
+  const int n = g.nodeCount();
+  if (n == 0 || pane.width() <= 0 || pane.height() <= 0) return LayoutDirection::TopToBottom;
+  // Level of each node: the longest path from a source, in topological order.
+  std::vector<int> level(n, 0);
+  int depth = 1;
+  for (int v : g.topologicalOrder()) {
+    for (int e : g.inEdges(v)) level[v] = std::max(level[v], level[g.edge(e).src] + 1);
+    depth = std::max(depth, level[v] + 1);
+  }
+  std::vector<int> perLevel(depth, 0);
+  for (int v = 0; v < n; ++v) ++perLevel[level[v]];
+  const double breadth = *std::max_element(perLevel.begin(), perLevel.end());
+  // Drawing sizes in points with typical boxes (100 x 25) and dot's separations (nodesep 11,
+  // ranksep 25): top to bottom, levels are rows; left to right, they are columns.
+  const QSizeF tb(breadth * 111, depth * 50.0), lr(depth * 125.0, breadth * 36);
+  const auto fit = [&](QSizeF d) {
+    return std::min(pane.width() / d.width(), pane.height() / d.height());
+  };
+  const double tbScale = fit(tb), lrScale = fit(lr);
+  if (std::max(tbScale, lrScale) >= kLegibleZoom)
+    return lrScale > tbScale ? LayoutDirection::LeftToRight : LayoutDirection::TopToBottom;
+  // Too large to read whole either way: lay the drawing's long side along the pane's long side,
+  // so that a fit at a legible zoom (see GraphView::fitAll) shows the most of it.
+  const bool wide = pane.width() >= pane.height();
+  const bool tbWide = tb.width() >= tb.height(), lrWide = lr.width() >= lr.height();
+  if (tbWide != lrWide)
+    return (lrWide == wide) ? LayoutDirection::LeftToRight : LayoutDirection::TopToBottom;
+  return lrScale > tbScale ? LayoutDirection::LeftToRight : LayoutDirection::TopToBottom;
+}
+
+LayoutResult computeLayout(const LayoutInput& in, const CancelToken& cancel) {
   QElapsedTimer timer;
   timer.start();
   LayoutResult out;
   out.hash = in.hash;
   const int n = in.nodeCount();
   if (n == 0) return out;
+  if (cancel.cancelled()) {
+    out.cancelled = true;
+    return out;
+  }
 
   GVC_t* gvc = gvContext();
   Agraph_t* g = agopen(cs("g"), Agdirected, nullptr);
-  agsafeset(g, cs("rankdir"), cs("TB"), cs(""));
+  agsafeset(g, cs("rankdir"), cs(in.direction == LayoutDirection::LeftToRight ? "LR" : "TB"),
+            cs(""));
   agsafeset(g, cs("nodesep"), cs("0.15"), cs(""));
   agsafeset(g, cs("ranksep"), cs("0.35"), cs(""));
   // Large graphs: straight edge routing and fewer crossing-minimisation passes keep dot within
@@ -119,12 +156,25 @@ LayoutResult computeLayout(const LayoutInput& in) {
   for (size_t e = 0; e < in.edges.size(); ++e)
     edges[e] = agedge(g, nodes[in.edges[e].first], nodes[in.edges[e].second], nullptr, 1);
 
+  if (cancel.cancelled()) {
+    agclose(g);
+    gvFreeContext(gvc);
+    out.cancelled = true;
+    return out;
+  }
   if (gvLayout(gvc, g, "dot") != 0) {
     out.error = QStringLiteral("Graphviz dot layout failed");
     agclose(g);
     gvFreeContext(gvc);
     gridFallback(in, out);
     out.seconds = timer.nsecsElapsed() / 1e9;
+    return out;
+  }
+  if (cancel.cancelled()) {
+    gvFreeLayout(gvc, g);
+    agclose(g);
+    gvFreeContext(gvc);
+    out.cancelled = true;
     return out;
   }
   const boxf bb = GD_bb(g);

@@ -15,6 +15,7 @@
 
 #include "views/common/node_details.h"
 #include "views/common/selection_state.h"
+#include "views/common/shortcuts.h"
 #include "views/common/theme.h"
 
 namespace doppler::views {
@@ -95,6 +96,10 @@ GraphView::GraphView(SelectionState* selection, QWidget* parent)
   setTransformationAnchor(AnchorUnderMouse);
   setResizeAnchor(AnchorViewCenter);
   setFrameShape(QFrame::NoFrame);
+  // Navigation is by drag, wheel, keys and the minimap. Scroll bars that come and go with the
+  // zoom would change the viewport, so F after a zoom would fit to a different scale.
+  setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   setMouseTracking(true);
   viewport()->setMouseTracking(true);
   setFocusPolicy(Qt::StrongFocus);
@@ -142,11 +147,32 @@ void GraphView::setGraph(std::shared_ptr<const DataflowGraph> graph) {
     viewport()->update();
     return;
   }
-  auto input = std::make_shared<LayoutInput>(makeLayoutInput(*graph, scene_->font()));
+  // The pane below the view's header; before the view is shown, a typical pane.
+  const QSizeF pane = viewport()->height() > 100
+                          ? QSizeF(viewport()->width(), viewport()->height() - 40)
+                          : QSizeF(1100, 480);
+  direction_ = directionChoice_ ? *directionChoice_ : preferredDirection(*graph, pane);
+  auto input = std::make_shared<LayoutInput>(makeLayoutInput(*graph, scene_->font(), direction_));
   scene_->setGraph(graph, input->hash);
   fitPending_ = true;
   viewport()->update();
   Q_EMIT layoutRequested(input);
+}
+
+void GraphView::setLayoutDirectionChoice(std::optional<LayoutDirection> fixed) {
+  directionChoice_ = fixed;
+  if (auto graph = scene_->graph()) {
+    const SnapshotPtr snapshot = scene_->snapshot();
+    scene_->setGraph(nullptr, 0);  // so that setGraph lays it out again
+    setGraph(graph);
+    if (snapshot) scene_->setSnapshot(snapshot);
+  }
+}
+
+void GraphView::flipLayoutDirection() {
+  setLayoutDirectionChoice(direction_ == LayoutDirection::TopToBottom
+                               ? LayoutDirection::LeftToRight
+                               : LayoutDirection::TopToBottom);
 }
 
 void GraphView::setLayoutResult(LayoutResultPtr layout) {
@@ -163,6 +189,8 @@ void GraphView::setLayoutResult(LayoutResultPtr layout) {
 void GraphView::setSnapshot(SnapshotPtr snapshot) {
   if (snapshot && snapshot->graph != scene_->graph()) setGraph(snapshot->graph);
   scene_->setSnapshot(std::move(snapshot));
+  // The header grows with a placement (devices, method, legend): a fitted view fits again.
+  if (atFit_ && hasLayout()) fitAll();
   viewport()->update();
 }
 
@@ -232,11 +260,20 @@ void GraphView::fitAll() {
   const QRectF avail = QRectF(viewport()->rect()).adjusted(6, hh + 6, -6, -6);
   double s = std::min(avail.width() / r.width(), avail.height() / r.height());
   s = std::clamp(s, 0.02, 1.5);
+  // A graph too large to read whole: if its breadth fits at a legible zoom, fit that instead and
+  // show the start of the flow (the minimap shows the rest).
+  const bool lr = direction_ == LayoutDirection::LeftToRight;
+  const double across = lr ? avail.height() / r.height() : avail.width() / r.width();
+  const bool partial = s < kLegibleZoom && across >= kLegibleZoom;
+  if (partial) s = std::min(across, 1.0);
   inFit_ = true;
   setTransform(QTransform::fromScale(s, s));
   // Room above the graph for the header, in scene units, so the header never hides a node.
   setSceneRect(r.adjusted(-6 / s, -(hh + 6) / s, 6 / s, 6 / s));
-  centerOn(QPointF(r.center().x(), r.center().y() - (hh / 2.0) / s));
+  QPointF centre(r.center().x(), r.center().y() - (hh / 2.0) / s);
+  if (partial && lr) centre.setX(r.left() + avail.width() / 2 / s);
+  if (partial && !lr) centre.setY(r.top() + (avail.height() / 2 - hh / 2.0) / s);
+  centerOn(centre);
   inFit_ = false;
   fitPending_ = false;
   atFit_ = true;
@@ -394,17 +431,17 @@ void GraphView::wheelEvent(QWheelEvent* event) {
 
 void GraphView::keyPressEvent(QKeyEvent* event) {
   setTransformationAnchor(AnchorViewCenter);
-  if (event->matches(QKeySequence::Find)) {
+  if (matches(event, Command::Find)) {
     showSearch();
-  } else if (event->key() == Qt::Key_F && event->modifiers() == Qt::NoModifier) {
+  } else if (matches(event, Command::Fit)) {
     fitAll();
-  } else if (event->key() == Qt::Key_Plus || event->key() == Qt::Key_Equal) {
+  } else if (matches(event, Command::GraphZoomIn)) {
     zoomBy(1.25);
-  } else if (event->key() == Qt::Key_Minus) {
+  } else if (matches(event, Command::GraphZoomOut)) {
     zoomBy(0.8);
-  } else if (event->key() == Qt::Key_0 && event->modifiers() == Qt::NoModifier) {
+  } else if (matches(event, Command::GraphZoomReset)) {
     zoomBy(1.0 / zoom());
-  } else if (event->key() == Qt::Key_Escape) {
+  } else if (matches(event, Command::ClearSelection)) {
     if (searchEdit_->isVisible()) {
       searchEdit_->hide();
       searchInfo_->hide();

@@ -4,6 +4,7 @@
 // tooltips, the critical path overlay, and a header that says what is shown.
 #include <QGraphicsView>
 #include <memory>
+#include <optional>
 
 #include "views/common/image_export.h"
 #include "views/common/legend.h"
@@ -27,6 +28,13 @@ class GraphView : public QGraphicsView, public ImageSource {
 
   // Shows a graph; emits layoutRequested unless the layout is already known.
   void setGraph(std::shared_ptr<const DataflowGraph> graph);
+  // Which way the graph is laid out: chosen from the pane's shape (automatic, the default) or
+  // fixed by the user. Changing it lays the graph out again.
+  void setLayoutDirectionChoice(std::optional<LayoutDirection> fixed);
+  std::optional<LayoutDirection> layoutDirectionChoice() const { return directionChoice_; }
+  LayoutDirection layoutDirection() const { return direction_; }
+  // Flips the current direction (and fixes it until set back to automatic).
+  void flipLayoutDirection();
   // Accepts the layout of the current graph (results for other graphs are ignored).
   void setLayoutResult(LayoutResultPtr layout);
   // Recolours for a placement of the current graph (or switches graph first).
@@ -94,6 +102,8 @@ class GraphView : public QGraphicsView, public ImageSource {
   QPoint pressPos_;
   bool pressedOnEmpty_ = false;
   bool fitPending_ = true;
+  std::optional<LayoutDirection> directionChoice_;  // empty: from the pane's shape
+  LayoutDirection direction_ = LayoutDirection::TopToBottom;
   bool atFit_ = true;
   bool inFit_ = false;  // refit on resize until the user zooms or pans
   std::vector<int> matches_;

@@ -166,10 +166,17 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
     const TimelineEvent* e;
   };
   std::vector<Bar> bars;
-  const bool byNode = st.colorMode == TimelineColorMode::Node;
-  auto colourOf = [&](const TimelineEvent& e) -> QRgb {
+  auto colourOf = [&](const TimelineEvent& e, const TimelineLane& lane) -> QRgb {
     if (e.node < 0) return 0xff888888;
-    return byNode ? data.nodeColor[e.node] : data.opColor[e.node];
+    switch (st.colorMode) {
+      case TimelineColorMode::Node:
+        return data.nodeColor[e.node];
+      case TimelineColorMode::Device:
+        return data.deviceColor[lane.device];
+      case TimelineColorMode::OpKind:
+        break;
+    }
+    return data.opColor[e.node];
   };
   for (size_t l = 0; l < data.lanes.size(); ++l) {
     const TimelineLane& lane = data.lanes[l];
@@ -185,7 +192,7 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
       if (e.start > tRight) break;
       if (e.finish < tLeft) continue;
       const double x0 = (e.start - st.t0) / upp, x1 = (e.finish - st.t0) / upp;
-      const QRgb c = colourOf(e);
+      const QRgb c = colourOf(e, lane);
       if (x1 - x0 >= 3) {
         const double a = std::max(x0, -2.0), b = std::min(x1, plotW + 2.0);
         bars.push_back({QRectF(geo.plotLeft + a, y + 2, b - a, h - 4), c, &e});

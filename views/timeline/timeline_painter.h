@@ -16,7 +16,8 @@ class QPainter;
 
 namespace doppler::views {
 
-enum class TimelineColorMode { OpKind, Node };
+// What a bar's colour stands for. Graphs without op kinds (the Doppler text format) get Device.
+enum class TimelineColorMode { OpKind, Device, Node };
 
 struct TimelineState {
   double t0 = 0;       // time at the left edge of the plot, microseconds

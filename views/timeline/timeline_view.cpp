@@ -14,6 +14,7 @@
 #include "core/sim/chrome_trace.h"
 #include "views/common/node_details.h"
 #include "views/common/selection_state.h"
+#include "views/common/shortcuts.h"
 #include "views/common/theme.h"
 
 namespace doppler::views {
@@ -51,6 +52,9 @@ void TimelineView::setSnapshot(SnapshotPtr snapshot) {
   else
     data_.reset();
   if (!sameShape) state_.selected = state_.hovered = -1;
+  // A graph without op kinds would paint every bar in the one "(no op)" colour.
+  if (data_ && !hasOpKinds() && state_.colorMode == TimelineColorMode::OpKind)
+    state_.colorMode = TimelineColorMode::Device;
   if (selection_) {
     state_.selected = selection_->selected();
     state_.hovered = selection_->hovered();
@@ -83,9 +87,13 @@ ViewHeader TimelineView::header() const {
     for (int i = 0; i < shown; ++i)
       h.legend.push_back({LegendEntry::Kind::Swatch, QColor::fromRgb(data_->ops[i].color),
                           TimelinePainter::opLegendName(data_->ops[i].op)});
+  } else if (state_.colorMode == TimelineColorMode::Device) {
+    for (int d = 0; d < std::min(s.devices->size(), 10); ++d)
+      h.legend.push_back({LegendEntry::Kind::Swatch, QColor::fromRgb(data_->deviceColor[d]),
+                          QString::fromStdString(s.devices->devices[d].name)});
   } else {
     h.legend.push_back(
-        {LegendEntry::Kind::Swatch, Theme::nodeColor(3), tr("colour = node (C: by op kind)")});
+        {LegendEntry::Kind::Swatch, Theme::nodeColor(3), tr("colour = node (C: next colouring)")});
   }
   h.legend.push_back({LegendEntry::Kind::Hatch, t.idleHatch, tr("idle")});
   h.legend.push_back({LegendEntry::Kind::Line, t.critical, tr("makespan"), 1.5});
@@ -209,6 +217,24 @@ QPoint TimelineView::pointOfNode(int node) const {
   return {static_cast<int>(std::round(x)), y};
 }
 
+bool TimelineView::hasOpKinds() const {
+  if (!data_) return false;
+  for (const OpKind& k : data_->ops)
+    if (!k.op.empty()) return true;
+  return false;
+}
+
+void TimelineView::cycleColorMode() {
+  switch (state_.colorMode) {
+    case TimelineColorMode::OpKind:
+      return setColorMode(TimelineColorMode::Device);
+    case TimelineColorMode::Device:
+      return setColorMode(TimelineColorMode::Node);
+    case TimelineColorMode::Node:
+      return setColorMode(hasOpKinds() ? TimelineColorMode::OpKind : TimelineColorMode::Device);
+  }
+}
+
 void TimelineView::setColorMode(TimelineColorMode mode) {
   state_.colorMode = mode;
   state_.header = header();
@@ -296,39 +322,25 @@ void TimelineView::wheelEvent(QWheelEvent* event) {
 void TimelineView::keyPressEvent(QKeyEvent* event) {
   if (event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))
     return QAbstractScrollArea::keyPressEvent(event);
-  switch (event->key()) {
-    case Qt::Key_W:
-    case Qt::Key_Plus:
-    case Qt::Key_Equal:
-      zoomBy(1.5);
-      break;
-    case Qt::Key_S:
-    case Qt::Key_Minus:
-      zoomBy(1 / 1.5);
-      break;
-    case Qt::Key_A:
-    case Qt::Key_Left:
-      panBy(-0.2);
-      break;
-    case Qt::Key_D:
-    case Qt::Key_Right:
-      panBy(0.2);
-      break;
-    case Qt::Key_F:
-      fit();
-      break;
-    case Qt::Key_C:
-      setColorMode(state_.colorMode == TimelineColorMode::OpKind ? TimelineColorMode::Node
-                                                                 : TimelineColorMode::OpKind);
-      break;
-    case Qt::Key_Escape:
-      if (state_.range)
-        setRange(std::nullopt);
-      else if (selection_)
-        selection_->setSelected(-1);
-      break;
-    default:
-      return QAbstractScrollArea::keyPressEvent(event);
+  if (matches(event, Command::TimelineZoomIn)) {
+    zoomBy(1.5);
+  } else if (matches(event, Command::TimelineZoomOut)) {
+    zoomBy(1 / 1.5);
+  } else if (matches(event, Command::TimelinePanEarlier)) {
+    panBy(-0.2);
+  } else if (matches(event, Command::TimelinePanLater)) {
+    panBy(0.2);
+  } else if (matches(event, Command::Fit)) {
+    fit();
+  } else if (matches(event, Command::TimelineColour)) {
+    cycleColorMode();
+  } else if (matches(event, Command::ClearSelection)) {
+    if (state_.range)
+      setRange(std::nullopt);
+    else if (selection_)
+      selection_->setSelected(-1);
+  } else {
+    return QAbstractScrollArea::keyPressEvent(event);
   }
   event->accept();
 }
@@ -420,12 +432,16 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
   menu.addAction(tr("Fit\tF"), this, &TimelineView::fit);
   menu.addAction(tr("Zoom in\tW"), this, [this] { zoomBy(1.5); });
   menu.addAction(tr("Zoom out\tS"), this, [this] { zoomBy(1 / 1.5); });
-  QAction* byNode = menu.addAction(tr("Colour by node\tC"));
-  byNode->setCheckable(true);
-  byNode->setChecked(state_.colorMode == TimelineColorMode::Node);
-  connect(byNode, &QAction::toggled, this, [this](bool on) {
-    setColorMode(on ? TimelineColorMode::Node : TimelineColorMode::OpKind);
-  });
+  QMenu* colours = menu.addMenu(tr("Colour bars by"));
+  const std::pair<TimelineColorMode, QString> modes[] = {{TimelineColorMode::OpKind, tr("Op kind")},
+                                                         {TimelineColorMode::Device, tr("Device")},
+                                                         {TimelineColorMode::Node, tr("Node")}};
+  for (const auto& [mode, name] : modes) {
+    QAction* a = colours->addAction(name, this, [this, m = mode] { setColorMode(m); });
+    a->setCheckable(true);
+    a->setChecked(state_.colorMode == mode);
+    a->setEnabled(mode != TimelineColorMode::OpKind || hasOpKinds());
+  }
   if (state_.range)
     menu.addAction(tr("Clear range\tEsc"), this, [this] { setRange(std::nullopt); });
   menu.addSeparator();

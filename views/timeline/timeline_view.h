@@ -38,6 +38,9 @@ class TimelineView : public QAbstractScrollArea, public ImageSource {
   TimelineGeometry geometry() const;
 
   void setColorMode(TimelineColorMode mode);
+  // Op kind, device, node, and round (op kind is skipped when the graph has none).
+  void cycleColorMode();
+  bool hasOpKinds() const;
   TimelineColorMode colorMode() const { return state_.colorMode; }
   void setRange(std::optional<std::pair<double, double>> range);
   std::optional<std::pair<double, double>> range() const { return state_.range; }

@@ -11,10 +11,6 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
-#include <QtCharts/QChart>
-#include <QtCharts/QChartView>
-#include <QtCharts/QLineSeries>
-#include <QtCharts/QValueAxis>
 #include <cmath>
 
 #include "core/graph/device_presets.h"
@@ -134,35 +130,6 @@ TunerWidget::TunerWidget(QWidget* parent) : QWidget(parent) {
                      static_cast<QWidget*>(timing_), static_cast<QWidget*>(error_)})
     result->addWidget(w);
 
-  auto* chart = new QChart;
-  chart->setTitle(tr("Makespan of each setting (ms)"));
-  chart->legend()->setAlignment(Qt::AlignBottom);
-  chart->setMargins(QMargins(2, 2, 2, 2));
-  history_ = new QLineSeries;
-  history_->setName(tr("makespan"));
-  history_->setPointsVisible(true);
-  boundSeries_ = new QLineSeries;
-  boundSeries_->setName(tr("lower bound"));
-  QPen dashed(QColor(0x88, 0x88, 0x88), 1.5, Qt::DashLine);
-  boundSeries_->setPen(dashed);
-  chart->addSeries(history_);
-  chart->addSeries(boundSeries_);
-  axisX_ = new QValueAxis;
-  axisX_->setLabelFormat(QStringLiteral("%d"));
-  axisX_->setTitleText(tr("setting"));
-  axisY_ = new QValueAxis;
-  axisY_->setLabelFormat(QStringLiteral("%.3g"));
-  chart->addAxis(axisX_, Qt::AlignBottom);
-  chart->addAxis(axisY_, Qt::AlignLeft);
-  for (QLineSeries* s : {history_, boundSeries_}) {
-    s->attachAxis(axisX_);
-    s->attachAxis(axisY_);
-  }
-  chartView_ = new QChartView(chart);
-  chartView_->setObjectName(QStringLiteral("historyChart"));
-  chartView_->setRenderHint(QPainter::Antialiasing);
-  chartView_->setMinimumHeight(170);
-
   // The result first: it is what changes when a setting does.
   outer->addLayout(methodRow);
   outer->addWidget(description_);
@@ -171,7 +138,7 @@ TunerWidget::TunerWidget(QWidget* parent) : QWidget(parent) {
   outer->addWidget(progress_);
   outer->addWidget(paramsBox_);
   outer->addWidget(simBox);
-  outer->addWidget(chartView_, 1);
+  outer->addStretch(1);
 
   connect(method_, &QComboBox::currentIndexChanged, this, [this] {
     rebuildParams();
@@ -411,45 +378,6 @@ void TunerWidget::showSnapshot(const SnapshotPtr& snapshot) {
       s.evaluations > 0
           ? tr("%1 evaluations in %2 ms").arg(s.evaluations).arg(s.compute_ms, 0, 'f', 1)
           : tr("placed and simulated in %1 ms").arg(s.compute_ms, 0, 'f', 2));
-  addHistoryPoint(s);
-}
-
-void TunerWidget::addHistoryPoint(const PlacementSnapshot& s) {
-  if (historyGraph_ != s.graph.get() || historyDevices_ != s.devices->size() ||
-      !s.previous_makespan_us) {
-    history_->clear();
-    boundSeries_->clear();
-    historyGraph_ = s.graph.get();
-    historyDevices_ = s.devices->size();
-    historyCount_ = 0;
-  }
-  ++historyCount_;
-  history_->append(historyCount_, s.makespan() / 1000);
-  while (history_->count() > 40) history_->remove(0);
-  const double first = history_->at(0).x();
-  boundSeries_->clear();
-  boundSeries_->append(first, s.lower_bound_us / 1000);
-  boundSeries_->append(std::max<double>(historyCount_, first + 1), s.lower_bound_us / 1000);
-  double lo = s.lower_bound_us / 1000, hi = lo;
-  for (const QPointF& p : history_->points()) {
-    lo = std::min(lo, p.y());
-    hi = std::max(hi, p.y());
-  }
-  const double pad = std::max((hi - lo) * 0.1, hi * 0.02 + 1e-9);
-  axisY_->setRange(std::max(0.0, lo - pad), hi + pad);
-  axisX_->setRange(first, std::max<double>(historyCount_, first + 1));
-  const int span = historyCount_ - static_cast<int>(first) + 1;
-  axisX_->setTickCount(std::clamp(span, 2, 6));
-  const Theme& t = Theme::current();
-  if (chartDark_ != static_cast<int>(t.dark)) {
-    chartDark_ = t.dark;
-    QChart* chart = chartView_->chart();
-    chart->setTheme(t.dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-    chart->setBackgroundBrush(t.background);
-    chart->setTitleBrush(t.text);
-  }
-  boundSeries_->setPen(QPen(t.mutedText, 1.5, Qt::DashLine));
-  history_->setPen(QPen(QColor(0x4e, 0x79, 0xa7), 2));
 }
 
 }  // namespace doppler::views

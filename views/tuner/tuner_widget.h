@@ -1,8 +1,9 @@
 #pragma once
 // The heuristic tuner (a dock): pick a method, change its parameters (generated from the method's
 // ParamSpecs), the device set, cost model, noise, seed and search budget, and see the makespan of
-// every setting against the previous one, with a chart of the makespans so far. The widget only
-// edits settings and shows results; the studio's controller computes placements.
+// every setting against the previous one (the chart of every setting's makespan is its own
+// widget, SettingsHistoryChart). The widget only edits settings and shows results; the studio's
+// controller computes placements.
 #include <QWidget>
 #include <map>
 
@@ -16,9 +17,6 @@ class QPushButton;
 class QProgressBar;
 class QFormLayout;
 class QGroupBox;
-class QChartView;
-class QLineSeries;
-class QValueAxis;
 
 namespace doppler::views {
 
@@ -53,7 +51,6 @@ class TunerWidget : public QWidget {
   void rebuildParams();
   void emitChanged();
   void resetDefaults();
-  void addHistoryPoint(const PlacementSnapshot& s);
 
   bool quiet_ = false;
   QComboBox* method_;
@@ -75,15 +72,6 @@ class TunerWidget : public QWidget {
   QLabel* bound_;
   QLabel* timing_;
   QLabel* error_;
-  QChartView* chartView_;
-  QLineSeries* history_;
-  QLineSeries* boundSeries_;
-  QValueAxis* axisX_;
-  QValueAxis* axisY_;
-  const void* historyGraph_ = nullptr;
-  int historyDevices_ = 0;
-  int historyCount_ = 0;
-  int chartDark_ = -1;
 };
 
 }  // namespace doppler::views

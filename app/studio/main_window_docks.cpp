@@ -1,0 +1,151 @@
+// MainWindow, the docks part: the heuristic tuner, the chart of every setting's makespan, node
+// details, devices, nodes and events, their default arrangement and "Reset Layout".
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMenu>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "app/studio/main_window.h"
+#include "views/common/selection_state.h"
+#include "views/models/device_summary_model.h"
+#include "views/models/node_table_model.h"
+#include "views/models/schedule_model.h"
+#include "views/tuner/settings_history_chart.h"
+#include "views/tuner/tuner_widget.h"
+
+namespace doppler::studio {
+
+using namespace doppler::views;
+
+namespace {
+
+QTableView* makeTable(QAbstractItemModel* model) {
+  auto* table = new QTableView;
+  table->setModel(model);
+  table->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table->setSelectionMode(QAbstractItemView::SingleSelection);
+  table->setSortingEnabled(true);
+  table->setAlternatingRowColors(true);
+  table->verticalHeader()->hide();
+  table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+  table->horizontalHeader()->setStretchLastSection(true);
+  table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  return table;
+}
+
+// Sorting by the raw values the models give (SortRole), filtering on every column.
+void makeSortable(QSortFilterProxyModel* proxy) {
+  proxy->setSortRole(SortRole);
+  proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  proxy->setFilterKeyColumn(-1);
+}
+
+}  // namespace
+
+void MainWindow::buildDocks() {
+  setDockNestingEnabled(true);
+  auto dock = [this](const QString& title, const char* name, QWidget* content) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(QString::fromLatin1(name));
+    d->setWidget(content);
+    return d;
+  };
+  tuner_ = new TunerWidget;
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(tuner_);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  tunerDock_ = dock(tr("Heuristic tuner"), "tunerDock", scroll);
+  tunerDock_->setMinimumWidth(330);
+  addDockWidget(Qt::RightDockWidgetArea, tunerDock_);
+
+  history_ = new SettingsHistoryChart;
+  historyDock_ = dock(tr("Makespan of each setting"), "historyDock", history_);
+  addDockWidget(Qt::RightDockWidgetArea, historyDock_);
+
+  details_ = new QTextBrowser;
+  details_->setObjectName(QStringLiteral("details"));
+  details_->setAcceptDrops(false);
+  details_->setOpenLinks(false);
+  details_->setHtml(
+      tr("<p style='color:gray'>Click a node in the graph or a bar in the timeline to see what "
+         "it is, where and when it ran, and its transfers.</p>"));
+  detailsDock_ = dock(tr("Node details"), "detailsDock", details_);
+  addDockWidget(Qt::RightDockWidgetArea, detailsDock_);
+
+  auto* deviceTable = makeTable(deviceModel_);
+  deviceTable->setObjectName(QStringLiteral("deviceTable"));
+  deviceTable->setSortingEnabled(false);
+  deviceTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  deviceTable->setToolTip(
+      tr("Drag a range in the timeline to add each device's utilization and idle time in it"));
+  devicesDock_ = dock(tr("Devices"), "devicesDock", deviceTable);
+  addDockWidget(Qt::RightDockWidgetArea, devicesDock_);
+  tabifyDockWidget(detailsDock_, devicesDock_);
+  tabifyDockWidget(detailsDock_, historyDock_);
+  detailsDock_->raise();
+
+  makeSortable(nodeProxy_);
+  auto* nodesPanel = new QWidget;
+  auto* nodesLayout = new QVBoxLayout(nodesPanel);
+  nodesLayout->setContentsMargins(2, 2, 2, 2);
+  auto* filter = new QLineEdit;
+  filter->setPlaceholderText(tr("Filter nodes (id, op, device…)"));
+  filter->setClearButtonEnabled(true);
+  connect(filter, &QLineEdit::textChanged, nodeProxy_,
+          &QSortFilterProxyModel::setFilterFixedString);
+  nodeTable_ = makeTable(nodeProxy_);
+  nodeTable_->setObjectName(QStringLiteral("nodeTable"));
+  nodesLayout->addWidget(filter);
+  nodesLayout->addWidget(nodeTable_);
+  nodesDock_ = dock(tr("Nodes"), "nodesDock", nodesPanel);
+  addDockWidget(Qt::BottomDockWidgetArea, nodesDock_);
+
+  auto* eventProxy = new QSortFilterProxyModel(this);
+  eventProxy->setSourceModel(scheduleModel_);
+  makeSortable(eventProxy);
+  auto* eventTable = makeTable(eventProxy);
+  eventTable->setObjectName(QStringLiteral("eventTable"));
+  eventsDock_ = dock(tr("Events"), "eventsDock", eventTable);
+  addDockWidget(Qt::BottomDockWidgetArea, eventsDock_);
+  tabifyDockWidget(nodesDock_, eventsDock_);
+  nodesDock_->hide();
+  eventsDock_->hide();
+  resizeDocks({tunerDock_}, {380}, Qt::Horizontal);
+  resizeDocks({tunerDock_, detailsDock_}, {600, 270}, Qt::Vertical);
+
+  for (QDockWidget* d :
+       {tunerDock_, historyDock_, detailsDock_, devicesDock_, nodesDock_, eventsDock_})
+    viewMenu_->addAction(d->toggleViewAction());
+  viewMenu_->addSeparator();
+  viewMenu_->addAction(tr("Reset Layout"), this, [this] {
+    for (QDockWidget* d : {tunerDock_, historyDock_, detailsDock_, devicesDock_}) {
+      d->setFloating(false);
+      d->show();
+    }
+    addDockWidget(Qt::RightDockWidgetArea, tunerDock_);
+    addDockWidget(Qt::RightDockWidgetArea, detailsDock_);
+    tabifyDockWidget(detailsDock_, devicesDock_);
+    tabifyDockWidget(detailsDock_, historyDock_);
+    nodesDock_->hide();
+    eventsDock_->hide();
+  });
+
+  auto selectFromTable = [this](QTableView* table) {
+    connect(table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this, table](const QModelIndex& current) {
+              if (current.isValid())
+                selection_->setSelected(table->model()->data(current, NodeRole).toInt());
+            });
+  };
+  selectFromTable(nodeTable_);
+  selectFromTable(eventTable);
+}
+
+}  // namespace doppler::studio

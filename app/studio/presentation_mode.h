@@ -1,0 +1,41 @@
+#pragma once
+// Presentation mode (F5): one view full screen with large fonts and no chrome (menus, toolbars,
+// docks, status bar, banner); Tab presents the other view, Esc leaves and restores the window as
+// it was (docks, size, font).
+#include <QByteArray>
+#include <QFont>
+#include <QObject>
+#include <QPointer>
+
+class QMainWindow;
+class QWidget;
+
+namespace doppler::studio {
+
+class PresentationMode : public QObject {
+  Q_OBJECT
+ public:
+  PresentationMode(QMainWindow* window, QWidget* graph, QWidget* timeline);
+
+  bool active() const { return active_; }
+  // `first` is the view presented first (the focused one); the other is hidden.
+  void enter(QWidget* first);
+  void leave();
+  void presentOtherView();
+  QWidget* presented() const { return presented_; }
+
+ Q_SIGNALS:
+  void activeChanged(bool active);
+
+ private:
+  QMainWindow* window_;
+  QWidget* graph_;
+  QWidget* timeline_;
+  bool active_ = false;
+  QByteArray state_;
+  QFont font_;
+  bool wasMaximized_ = false;
+  QPointer<QWidget> presented_;
+};
+
+}  // namespace doppler::studio

@@ -1,0 +1,153 @@
+#include "views/common/shortcuts.h"
+
+#include <QCoreApplication>
+#include <QKeyEvent>
+
+namespace doppler::views {
+namespace {
+
+QString tr(const char* text) {
+  return QCoreApplication::translate("Shortcuts", text);
+}
+QKeySequence key(int k) {
+  return QKeySequence(k);
+}
+
+std::vector<Shortcut> build() {
+  const QString files = tr("Files"), graph = tr("Graph view"), timeline = tr("Timeline"),
+                studio = tr("Studio");
+  return {
+      {Command::Open,
+       files,
+       {QKeySequence::Open},
+       {},
+       tr("open a graph or device file (or drop it on the window)")},
+      {Command::OpenDevices,
+       files,
+       {QKeySequence(tr("Ctrl+Shift+O"))},
+       {},
+       tr("open a device set")},
+      {Command::Generate, files, {QKeySequence(tr("Ctrl+G"))}, {}, tr("generate a paper workload")},
+      {Command::CopyImage,
+       files,
+       {QKeySequence(tr("Ctrl+Shift+C"))},
+       {},
+       tr("copy a clean image of the focused view")},
+      {Command::Quit, files, {QKeySequence(tr("Ctrl+Q"))}, {}, tr("quit")},
+
+      {Command::GraphZoomIn,
+       graph,
+       {key(Qt::Key_Plus), key(Qt::Key_Equal)},
+       tr("Wheel"),
+       tr("zoom in at the mouse / the centre")},
+      {Command::GraphZoomOut, graph, {key(Qt::Key_Minus)}, {}, tr("zoom out")},
+      {Command::GraphZoomReset, graph, {key(Qt::Key_0)}, {}, tr("actual size")},
+      {Command::None, graph, {}, tr("Drag, arrows"), tr("pan")},
+      {Command::Fit, graph, {key(Qt::Key_F)}, {}, tr("fit the focused view")},
+      {Command::Find, graph, {QKeySequence::Find}, {}, tr("find a node by id or op (Enter: next)")},
+      {Command::CriticalPath,
+       graph,
+       {QKeySequence(tr("Ctrl+K"))},
+       {},
+       tr("critical path overlay on/off")},
+      {Command::FlipLayout,
+       graph,
+       {QKeySequence(tr("Ctrl+L"))},
+       {},
+       tr("lay the graph out top to bottom / left to right")},
+      {Command::ClearSelection,
+       graph,
+       {key(Qt::Key_Escape)},
+       tr("Click"),
+       tr("select a node / clear the selection")},
+
+      {Command::TimelineZoomIn,
+       timeline,
+       {key(Qt::Key_W), key(Qt::Key_Plus), key(Qt::Key_Equal)},
+       tr("Wheel"),
+       tr("zoom in")},
+      {Command::TimelineZoomOut,
+       timeline,
+       {key(Qt::Key_S), key(Qt::Key_Minus)},
+       {},
+       tr("zoom out")},
+      {Command::TimelinePanEarlier,
+       timeline,
+       {key(Qt::Key_A), key(Qt::Key_Left)},
+       tr("Shift+wheel"),
+       tr("pan earlier")},
+      {Command::TimelinePanLater,
+       timeline,
+       {key(Qt::Key_D), key(Qt::Key_Right)},
+       {},
+       tr("pan later")},
+      {Command::None,
+       timeline,
+       {},
+       tr("Drag"),
+       tr("select a range: utilization and idle time per device")},
+      {Command::None, timeline, {}, tr("Middle drag"), tr("pan")},
+      {Command::TimelineColour,
+       timeline,
+       {key(Qt::Key_C)},
+       {},
+       tr("colour bars by op kind, device or node")},
+      {Command::None, timeline, {}, tr("Esc"), tr("clear the range, then the selection")},
+
+      {Command::Presentation,
+       studio,
+       {key(Qt::Key_F5)},
+       {},
+       tr("presentation mode (Tab: other view, Esc: leave)")},
+      {Command::LeavePresentation, studio, {key(Qt::Key_Escape)}, {}, {}},
+      {Command::PresentOtherView, studio, {key(Qt::Key_Tab)}, {}, {}},
+      {Command::DarkTheme,
+       studio,
+       {QKeySequence(tr("Ctrl+Shift+D"))},
+       {},
+       tr("light / dark theme")},
+      {Command::Help, studio, {key(Qt::Key_Question)}, {}, tr("this help")},
+  };
+}
+
+}  // namespace
+
+const std::vector<Shortcut>& shortcuts() {
+  static const std::vector<Shortcut> table = build();
+  return table;
+}
+
+const Shortcut& shortcut(Command command) {
+  for (const Shortcut& s : shortcuts())
+    if (s.command == command) return s;
+  static const Shortcut none;
+  return none;
+}
+
+QList<QKeySequence> keysOf(Command command) {
+  return shortcut(command).keys;
+}
+
+bool matches(const QKeyEvent* event, Command command) {
+  // Shift is part of some keys ("?", "+"): compare the sequence the event makes with and without
+  // it.
+  const int withModifiers = event->key() | event->modifiers().toInt();
+  const int plain = event->key() | (event->modifiers() & ~Qt::ShiftModifier).toInt();
+  for (const QKeySequence& k : keysOf(command)) {
+    if (k.count() != 1) continue;
+    const int wanted = k[0].toCombined();
+    if (wanted == withModifiers || wanted == plain) return true;
+  }
+  return false;
+}
+
+QString keysText(const Shortcut& s) {
+  QStringList parts;
+  if (!s.gesture.isEmpty()) parts << s.gesture;
+  QStringList keys;
+  for (const QKeySequence& k : s.keys) keys << k.toString(QKeySequence::NativeText);
+  if (!keys.isEmpty()) parts << keys.join(QStringLiteral(" / "));
+  return parts.join(QStringLiteral(", "));
+}
+
+}  // namespace doppler::views
