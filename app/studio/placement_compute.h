@@ -12,10 +12,6 @@
 
 namespace doppler::studio {
 
-// The device set `doppler ... --devices SPEC` loads: a device-set/1 file, a preset name, or a
-// count of identical default devices. Throws InputError.
-DeviceSet loadDevicesSpec(const std::string& spec);
-
 struct PlacementInputs {
   std::shared_ptr<const DataflowGraph> graph;
   std::shared_ptr<const DeviceSet> devices;

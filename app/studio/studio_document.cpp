@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 
+#include "core/graph/device_spec.h"
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
@@ -38,10 +39,10 @@ bool StudioDocument::openGraphFile(const QString& path, QString* error) {
       throw InputError(path.toStdString(), "nodes", "the graph has no nodes");
     auto devices = inputs_.devices
                        ? inputs_.devices
-                       : std::make_shared<const DeviceSet>(loadDevicesSpec("4xP100-PCIe"));
+                       : std::make_shared<const DeviceSet>(resolveDevices(kDefaultDevicesSpec));
     PlacementInputs in;
     try {
-      in = makeInputs(graph, devices, inputs_.devices ? inputs_.devicesSpec : "4xP100-PCIe");
+      in = makeInputs(graph, devices, inputs_.devices ? inputs_.devicesSpec : kDefaultDevicesSpec);
     } catch (const InputError& e) {
       throw e.inFile(path.toStdString());
     }
@@ -54,7 +55,7 @@ bool StudioDocument::openGraphFile(const QString& path, QString* error) {
 
 bool StudioDocument::setDevicesSpec(const QString& spec, QString* error) {
   try {
-    auto devices = std::make_shared<const DeviceSet>(loadDevicesSpec(spec.toStdString()));
+    auto devices = std::make_shared<const DeviceSet>(resolveDevices(spec.toStdString(), "devices"));
     devices->validate();
     std::string stored = spec.toStdString();
     if (QFileInfo::exists(spec)) stored = QFileInfo(spec).absoluteFilePath().toStdString();
@@ -83,9 +84,10 @@ bool StudioDocument::setGraph(DataflowGraph graph, const QString& source, QStrin
     auto g = std::make_shared<const DataflowGraph>(std::move(graph));
     auto devices = inputs_.devices
                        ? inputs_.devices
-                       : std::make_shared<const DeviceSet>(loadDevicesSpec("4xP100-PCIe"));
-    return commit(makeInputs(g, devices, inputs_.devices ? inputs_.devicesSpec : "4xP100-PCIe"),
-                  source, true, false);
+                       : std::make_shared<const DeviceSet>(resolveDevices(kDefaultDevicesSpec));
+    return commit(
+        makeInputs(g, devices, inputs_.devices ? inputs_.devicesSpec : kDefaultDevicesSpec), source,
+        true, false);
   } catch (const std::exception& e) {
     if (error) *error = QString::fromStdString(e.what());
     return false;
@@ -94,9 +96,9 @@ bool StudioDocument::setGraph(DataflowGraph graph, const QString& source, QStrin
 
 bool StudioDocument::loadDemo(QString* error) {
   try {
-    auto devices = std::make_shared<const DeviceSet>(loadDevicesSpec("4xP100-PCIe"));
+    auto devices = std::make_shared<const DeviceSet>(resolveDevices(kDefaultDevicesSpec));
     auto g = std::make_shared<const DataflowGraph>(generateGraph("llama-block"));
-    return commit(makeInputs(g, devices, "4xP100-PCIe"),
+    return commit(makeInputs(g, devices, kDefaultDevicesSpec),
                   QStringLiteral("demo: generated llama-block"), true, true);
   } catch (const std::exception& e) {
     if (error) *error = QString::fromStdString(e.what());

@@ -13,7 +13,7 @@
 #include "app/studio/job_runner.h"
 #include "app/studio/main_window.h"
 #include "app/studio/studio_document.h"
-#include "views/common/critical_path.h"
+#include "core/sim/critical_path.h"
 #include "views/common/image_export.h"
 #include "views/common/selection_state.h"
 #include "views/graph/graph_view.h"
@@ -49,7 +49,7 @@ QStringList MainWindow::grabAll(const QString& dir) {
 
   // A selection in the middle of the critical path, a hovered neighbour and a dragged range.
   if (const views::SnapshotPtr s = document_->snapshot()) {
-    const views::CriticalPath cp = views::criticalPath(*s->graph, s->sim.schedule);
+    const doppler::CriticalPath cp = doppler::criticalPath(*s->graph, s->sim.schedule);
     int v = cp.nodes.empty() ? 0 : cp.nodes[cp.nodes.size() / 2];
     // Prefer a node with a cross-device input so the flow arrows show.
     for (size_t i = cp.nodes.size() / 3; i < cp.nodes.size(); ++i) {

@@ -11,23 +11,16 @@
 #include "core/graph/dataflow_graph.h"
 #include "core/graph/device_set.h"
 #include "core/heuristics/method.h"
+#include "core/pipeline/place_and_simulate.h"
 #include "core/sim/cost_table.h"
 #include "core/sim/schedule.h"
 #include "core/sim/simulator.h"
 
 namespace doppler::views {
 
-// The settings the heuristic tuner edits; together with a graph and a device set they determine
-// a placement exactly as `doppler place` computes it.
-struct PlacementSettings {
-  std::string method = "critical-path";
-  ParamValues params;  // only the values that differ from the method's defaults need be here
-  CostModel cost_model = CostModel::Reference;
-  double noise = 0;
-  uint64_t seed = 1;
-  long budget = 5000;
-  bool operator==(const PlacementSettings&) const = default;
-};
+// The settings the heuristic tuner edits: the core pipeline's, so that with a graph and a device
+// set they determine a placement exactly as `doppler place` computes it.
+using PlacementSettings = PlaceSettings;
 
 struct PlacementSnapshot {
   std::shared_ptr<const DataflowGraph> graph;

@@ -198,7 +198,7 @@ void GraphScene::build() {
 void GraphScene::setSnapshot(SnapshotPtr snapshot) {
   snapshot_ = std::move(snapshot);
   if (snapshot_ && snapshot_->graph)
-    critical_ = views::criticalPath(*snapshot_->graph, snapshot_->sim.schedule);
+    critical_ = doppler::criticalPath(*snapshot_->graph, snapshot_->sim.schedule);
   else
     critical_ = {};
   restyle();

@@ -6,7 +6,7 @@
 #include <QGraphicsScene>
 #include <vector>
 
-#include "views/common/critical_path.h"
+#include "core/sim/critical_path.h"
 #include "views/common/snapshot.h"
 #include "views/graph/graph_layout.h"
 

@@ -7,7 +7,7 @@
 #include "core/graph/dataflow_graph.h"
 #include "core/sim/schedule.h"
 
-namespace doppler::views {
+namespace doppler {
 
 struct CriticalPath {
   std::vector<int> nodes;        // in execution order
@@ -18,4 +18,4 @@ struct CriticalPath {
 
 CriticalPath criticalPath(const DataflowGraph& g, const Schedule& s);
 
-}  // namespace doppler::views
+}  // namespace doppler

@@ -1,9 +1,9 @@
-#include "views/common/critical_path.h"
+#include "core/sim/critical_path.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace doppler::views {
+namespace doppler {
 
 CriticalPath criticalPath(const DataflowGraph& g, const Schedule& s) {
   CriticalPath cp;
@@ -70,4 +70,4 @@ CriticalPath criticalPath(const DataflowGraph& g, const Schedule& s) {
   return cp;
 }
 
-}  // namespace doppler::views
+}  // namespace doppler
