@@ -5,6 +5,8 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config
+  # .ci/run checks formatting against .clang-format (scripts/check-format.sh).
+  clang-format
   nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   # The run store (sessions/): SQLite, and OpenSSL's libcrypto for SHA-256 content hashes.

@@ -289,14 +289,13 @@ class StudioTest : public QObject {
     QVERIFY(w_->openFile(devices));
     QCOMPARE(w_->document()->devices()->size(), 2);
     QCOMPARE(w_->document()->snapshot()->devices->size(), 2);
-    // The Doppler reference text format, detected by content.
-    const QString text = QStringLiteral(DOPPLER_SHARED_DATA "/doppler-graphs/ffnn_192nodes.txt");
-    if (QFileInfo::exists(text)) {
-      QVERIFY2(w_->openFile(text), qPrintable(w_->lastError()));
-      QCOMPARE(QString::fromStdString(w_->document()->graph()->name),
-               QStringLiteral("ffnn_192nodes"));
-      QVERIFY(w_->waitSettled(60000));
-    }
+    // The Doppler reference text format, detected by content; without op kinds its timeline
+    // is coloured by device.
+    const QString text = QStringLiteral(DOPPLER_TEST_DATA "/ffnn_60nodes.txt");
+    QVERIFY2(w_->openFile(text), qPrintable(w_->lastError()));
+    QCOMPARE(QString::fromStdString(w_->document()->graph()->name), QStringLiteral("ffnn_60nodes"));
+    QVERIFY(w_->waitSettled(60000));
+    QCOMPARE(w_->timelineView()->colorMode(), TimelineColorMode::Device);
     // Drag and drop a graph onto the window.
     const QString dropped = writeFile(
         dir_, "ffnn.json", QByteArray::fromStdString(writeGraphJson(generateGraph("ffnn"))));
