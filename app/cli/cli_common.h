@@ -35,6 +35,7 @@ void addPlaceCommands(CLI::App& app);
 void addSimulateCommands(CLI::App& app);
 void addDemoCommand(CLI::App& app);
 void addRunsCommands(CLI::App& app);  // `doppler runs ...`: the run store
-void addTrainCommands(CLI::App& app);  // `doppler train`, `doppler eval` (cmd_train.cpp; DOPPLER_TORCH)
+void addTrainCommands(
+    CLI::App& app);  // `doppler train`, `doppler eval` (cmd_train.cpp; DOPPLER_TORCH)
 
 }  // namespace doppler::cli

@@ -37,22 +37,25 @@ void runDemo(const DemoArgs& args) {
     workloads.push_back({std::string(kind) + " (generated)", generateGraph(kind)});
   const std::string dir = std::string(DOPPLER_SHARED_DATA) + "/doppler-graphs/";
   if (args.shipped && std::filesystem::exists(dir)) {
-    const std::pair<const char*, const char*> files[] = {{"CHAINMM (paper)", "chain_mm_112nodes.txt"},
-                                                         {"FFNN (paper)", "ffnn_192nodes.txt"},
-                                                         {"LLAMA-BLOCK (paper)", "transformer_block_215nodes.txt"},
-                                                         {"LLAMA-LAYER (paper)", "full_transformer_layer_261nodes.txt"}};
+    const std::pair<const char*, const char*> files[] = {
+        {"CHAINMM (paper)", "chain_mm_112nodes.txt"},
+        {"FFNN (paper)", "ffnn_192nodes.txt"},
+        {"LLAMA-BLOCK (paper)", "transformer_block_215nodes.txt"},
+        {"LLAMA-LAYER (paper)", "full_transformer_layer_261nodes.txt"}};
     for (auto& [label, file] : files)
-      if (std::filesystem::exists(dir + file)) workloads.push_back({label, readGraphFile(dir + file)});
+      if (std::filesystem::exists(dir + file))
+        workloads.push_back({label, readGraphFile(dir + file)});
   }
   std::vector<std::string> names;
   for (const auto& m : methods()) names.push_back(m->name());
   nlohmann::json results = nlohmann::json::array();
   std::ostringstream table;
-  table << "Makespan in ms on " << d.name << " (" << d.size() << " devices, reference cost model; local-search "
-        << args.budget << " evaluations, seed " << args.seed << ").\n"
+  table << "Makespan in ms on " << d.name << " (" << d.size()
+        << " devices, reference cost model; local-search " << args.budget << " evaluations, seed "
+        << args.seed << ").\n"
         << "Ratio to the lower bound in brackets; * marks the best method per workload.\n\n";
-  table << std::left << std::setw(22) << "workload" << std::right << std::setw(6) << "nodes" << std::setw(10)
-        << "bound";
+  table << std::left << std::setw(22) << "workload" << std::right << std::setw(6) << "nodes"
+        << std::setw(10) << "bound";
   for (auto& n : names) table << " " << std::setw(16) << n;
   table << "\n";
   ProgressBar bar("demo");
@@ -79,26 +82,31 @@ void runDemo(const DemoArgs& args) {
     row["lower_bound_us"] = lb;
     results.push_back(row);
     const double best = *std::min_element(makespans.begin(), makespans.end());
-    table << std::left << std::setw(22) << w.label << std::right << std::setw(6) << w.graph.nodeCount()
-          << std::setw(10) << std::fixed << std::setprecision(lb < 1e6 ? 2 : 0) << lb / 1000;
+    table << std::left << std::setw(22) << w.label << std::right << std::setw(6)
+          << w.graph.nodeCount() << std::setw(10) << std::fixed
+          << std::setprecision(lb < 1e6 ? 2 : 0) << lb / 1000;
     for (double ms : makespans) {
       std::ostringstream cell;
-      cell << std::fixed << std::setprecision(ms < 1e6 ? 2 : 0) << ms / 1000 << " (" << std::setprecision(2)
-           << ms / lb << ")" << (ms == best ? "*" : " ");
+      cell << std::fixed << std::setprecision(ms < 1e6 ? 2 : 0) << ms / 1000 << " ("
+           << std::setprecision(2) << ms / lb << ")" << (ms == best ? "*" : " ");
       table << " " << std::setw(16) << cell.str();
     }
     table << "\n";
   }
   bar.finish();
-  writeOutput("", args.json ? dump({{"devices", d.name}, {"budget", args.budget}, {"results", results}}) : table.str());
+  writeOutput("", args.json
+                      ? dump({{"devices", d.name}, {"budget", args.budget}, {"results", results}})
+                      : table.str());
 }
 
 }  // namespace
 
 void addDemoCommand(CLI::App& app) {
   auto args = std::make_shared<DemoArgs>();
-  CLI::App* demo = app.add_subcommand("demo", "Place the four paper workloads with every method and compare");
-  demo->add_option("--devices,-d", args->devices, "Device set (file, preset or count)")->capture_default_str();
+  CLI::App* demo =
+      app.add_subcommand("demo", "Place the four paper workloads with every method and compare");
+  demo->add_option("--devices,-d", args->devices, "Device set (file, preset or count)")
+      ->capture_default_str();
   demo->add_option("--budget", args->budget, "Local-search evaluations")->capture_default_str();
   demo->add_option("--seed", args->seed, "Seed")->capture_default_str();
   demo->add_flag("!--no-shipped", args->shipped, "Leave out the shipped paper graphs");

@@ -19,7 +19,8 @@ std::map<std::string, double> parseGenParams(const std::vector<std::string>& raw
   std::map<std::string, double> out;
   for (const std::string& p : raw) {
     auto eq = p.find('=');
-    if (eq == std::string::npos || eq == 0) throw InputError("", "--param " + p, "expected NAME=VALUE");
+    if (eq == std::string::npos || eq == 0)
+      throw InputError("", "--param " + p, "expected NAME=VALUE");
     const std::string value = p.substr(eq + 1);
     try {
       size_t used = 0;
@@ -46,8 +47,8 @@ void runGenerate(const GenerateArgs& a) {
     for (const auto& k : generatorKinds()) {
       s << k.kind << "\n    " << k.description << "\n";
       for (const auto& p : k.params)
-        s << "    --param " << p.name << "=" << p.value << "  [" << p.min << ", " << p.max << "] " << p.description
-          << "\n";
+        s << "    --param " << p.name << "=" << p.value << "  [" << p.min << ", " << p.max << "] "
+          << p.description << "\n";
     }
     writeOutput("", s.str());
     return;
@@ -88,24 +89,32 @@ void runInfo(const InfoArgs& a) {
       maxDepth = std::max(maxDepth, depth[g.edge(e).dst]);
     }
   LowerBound lb = lowerBound(c);
-  nlohmann::json out = {{"name", g.name},           {"nodes", g.nodeCount()},
-                        {"edges", g.edgeCount()},   {"sources", sources},
-                        {"sinks", sinks},           {"depth", maxDepth + 1},
-                        {"ops", ops},               {"total_flops", flops},
-                        {"total_edge_bytes", bytes}, {"total_compute_us", computeUs},
-                        {"devices", d.size()},      {"lower_bound_us", lb.value()},
-                        {"critical_path_us", lb.critical_path_us}, {"work_bound_us", lb.work_us}};
+  nlohmann::json out = {{"name", g.name},
+                        {"nodes", g.nodeCount()},
+                        {"edges", g.edgeCount()},
+                        {"sources", sources},
+                        {"sinks", sinks},
+                        {"depth", maxDepth + 1},
+                        {"ops", ops},
+                        {"total_flops", flops},
+                        {"total_edge_bytes", bytes},
+                        {"total_compute_us", computeUs},
+                        {"devices", d.size()},
+                        {"lower_bound_us", lb.value()},
+                        {"critical_path_us", lb.critical_path_us},
+                        {"work_bound_us", lb.work_us}};
   if (a.json) {
     writeOutput("", dump(out));
     return;
   }
   std::ostringstream s;
   s.precision(6);
-  s << g.name << ": " << g.nodeCount() << " nodes, " << g.edgeCount() << " edges, depth " << maxDepth + 1 << ", "
-    << sources << " sources, " << sinks << " sinks\n"
-    << "total compute " << computeUs << " us (mean over devices), " << flops << " FLOP, " << bytes << " edge bytes\n"
-    << "lower bound on " << d.size() << " devices: " << lb.value() << " us (critical path " << lb.critical_path_us
-    << ", work " << lb.work_us << ")\nops:";
+  s << g.name << ": " << g.nodeCount() << " nodes, " << g.edgeCount() << " edges, depth "
+    << maxDepth + 1 << ", " << sources << " sources, " << sinks << " sinks\n"
+    << "total compute " << computeUs << " us (mean over devices), " << flops << " FLOP, " << bytes
+    << " edge bytes\n"
+    << "lower bound on " << d.size() << " devices: " << lb.value() << " us (critical path "
+    << lb.critical_path_us << ", work " << lb.work_us << ")\nops:";
   for (auto& [op, n] : ops) s << " " << op << "=" << n;
   s << "\n";
   writeOutput("", s.str());
@@ -118,7 +127,8 @@ void addGraphCommands(CLI::App& app) {
   graph->require_subcommand(1);
 
   auto gen = std::make_shared<GenerateArgs>();
-  CLI::App* g = graph->add_subcommand("generate", "Generate a paper workload (chainmm, ffnn, llama-block, llama-layer)");
+  CLI::App* g = graph->add_subcommand(
+      "generate", "Generate a paper workload (chainmm, ffnn, llama-block, llama-layer)");
   g->add_option("kind", gen->kind, "Workload kind");
   g->add_option("--param,-p", gen->params, "Generator parameter NAME=VALUE (repeatable)");
   g->add_option("--out,-o", gen->out, "Write the dataflow-graph/1 JSON here (stdout if omitted)");
@@ -128,12 +138,14 @@ void addGraphCommands(CLI::App& app) {
   auto info = std::make_shared<InfoArgs>();
   CLI::App* i = graph->add_subcommand("info", "Summarise a graph: size, ops, work, lower bound");
   addGraphOptions(*i, info->graph);
-  i->add_option("--devices,-d", info->devices, "Device set for costs and the lower bound (default 4)");
+  i->add_option("--devices,-d", info->devices,
+                "Device set for costs and the lower bound (default 4)");
   i->add_flag("--json", info->json, "Print one JSON object");
   i->callback([info] { runInfo(*info); });
 
   auto conv = std::make_shared<std::pair<GraphArgs, std::string>>();
-  CLI::App* c = graph->add_subcommand("convert", "Convert a graph (e.g. Doppler text) to dataflow-graph/1 JSON");
+  CLI::App* c = graph->add_subcommand(
+      "convert", "Convert a graph (e.g. Doppler text) to dataflow-graph/1 JSON");
   addGraphOptions(*c, conv->first);
   c->add_option("--out,-o", conv->second, "Output file (stdout if omitted)");
   c->callback([conv] { writeOutput(conv->second, writeGraphJson(loadGraph(conv->first))); });
@@ -143,14 +155,18 @@ void addGraphCommands(CLI::App& app) {
   CLI::App* list = devices->add_subcommand("list", "List device presets");
   list->callback([] {
     std::ostringstream s;
-    for (const auto& p : devicePresets()) s << p.name << "\n    " << p.description << "\n    source: " << p.source << "\n";
+    for (const auto& p : devicePresets())
+      s << p.name << "\n    " << p.description << "\n    source: " << p.source << "\n";
     writeOutput("", s.str());
   });
   auto show = std::make_shared<std::pair<std::string, std::string>>();
-  CLI::App* sh = devices->add_subcommand("show", "Write a preset (or N default devices) as device-set/1 JSON");
+  CLI::App* sh =
+      devices->add_subcommand("show", "Write a preset (or N default devices) as device-set/1 JSON");
   sh->add_option("name", show->first, "Preset name or device count")->required();
   sh->add_option("--out,-o", show->second, "Output file (stdout if omitted)");
-  sh->callback([show] { writeOutput(show->second, writeDeviceSetJson(loadDevices(DeviceArgs{show->first}))); });
+  sh->callback([show] {
+    writeOutput(show->second, writeDeviceSetJson(loadDevices(DeviceArgs{show->first})));
+  });
 }
 
 }  // namespace doppler::cli

@@ -8,7 +8,8 @@
 #include "core/graph/input_error.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"doppler: place dataflow graphs on GPUs and simulate them (Doppler Studio CLI)", "doppler"};
+  CLI::App app{"doppler: place dataflow graphs on GPUs and simulate them (Doppler Studio CLI)",
+               "doppler"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "doppler 0.1.0");
   doppler::cli::addGraphCommands(app);

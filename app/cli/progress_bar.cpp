@@ -7,9 +7,13 @@
 namespace doppler::cli {
 
 ProgressBar::ProgressBar(std::string label)
-    : label_(std::move(label)), enabled_(isatty(STDERR_FILENO) == 1), start_(std::chrono::steady_clock::now()) {}
+    : label_(std::move(label)),
+      enabled_(isatty(STDERR_FILENO) == 1),
+      start_(std::chrono::steady_clock::now()) {}
 
-ProgressBar::~ProgressBar() { finish(); }
+ProgressBar::~ProgressBar() {
+  finish();
+}
 
 void ProgressBar::update(long done, long total, const std::string& detail) {
   if (!enabled_) return;
@@ -26,8 +30,8 @@ void ProgressBar::update(long done, long total, const std::string& detail) {
   std::string bar(filled, '#');
   bar += std::string(width - filled, '-');
   double secs = std::chrono::duration<double>(now - start_).count();
-  std::fprintf(stderr, "\r%s [%s] %3.0f%% %ld/%ld %.1fs %s\x1b[K", label_.c_str(), bar.c_str(), frac * 100, done,
-               total, secs, detail.c_str());
+  std::fprintf(stderr, "\r%s [%s] %3.0f%% %ld/%ld %.1fs %s\x1b[K", label_.c_str(), bar.c_str(),
+               frac * 100, done, total, secs, detail.c_str());
   std::fflush(stderr);
 }
 
