@@ -1,14 +1,11 @@
 #include "cli_common.h"
 
 #include <cmath>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
 
 #include "core/graph/device_spec.h"
 #include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
+#include "core/sim/assignment_io.h"
 
 namespace doppler::cli {
 
@@ -48,24 +45,38 @@ void checkFits(const DataflowGraph& g, const GraphArgs& args, const DeviceSet& d
   }
 }
 
-void writeOutput(const std::string& path, const std::string& text) {
-  if (path.empty() || path == "-") {
-    std::cout << text;
-    std::cout.flush();
-    return;
-  }
-  // Write beside the target and rename, so a failed write never leaves a half file behind.
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) throw InputError(path, "", std::string("cannot write: ") + std::strerror(errno));
-    out << text;
-    out.close();
-    if (!out) throw InputError(path, "", "write failed (disk full?)");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw InputError(path, "", "cannot write: " + ec.message());
+Inputs loadInputs(const GraphArgs& graph, const DeviceArgs& devices) {
+  Inputs in{loadGraph(graph), loadDevices(devices)};
+  checkFits(in.graph, graph, in.devices);
+  return in;
+}
+
+void addSimOptions(CLI::App& cmd, SimArgs& args, const std::string& seedHelp) {
+  cmd.add_option("--cost-model", args.costModel, "reference (transfers never contend) or links")
+      ->capture_default_str();
+  cmd.add_option("--noise", args.noise, "Log-normal noise sigma on every duration (0 = none)")
+      ->capture_default_str();
+  cmd.add_option("--seed", args.seed, seedHelp)->capture_default_str();
+}
+
+PlaceSettings placeSettings(const SimArgs& args) {
+  PlaceSettings settings;
+  settings.cost_model = parseCostModel(args.costModel);
+  settings.noise = args.noise;
+  settings.seed = args.seed;
+  return settings;
+}
+
+PlaceRequest placeRequest(const Inputs& in, const PlaceSettings& settings) {
+  PlaceRequest request;
+  request.graph = &in.graph;
+  request.devices = &in.devices;
+  request.settings = settings;
+  return request;
+}
+
+Assignment loadAssignment(const std::string& file, const Inputs& in) {
+  return parseAssignment(readTextFile(file, 64u << 20), in.graph, in.devices.size(), file);
 }
 
 }  // namespace doppler::cli

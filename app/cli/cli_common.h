@@ -2,10 +2,13 @@
 // What every `doppler` subcommand shares: loading inputs named on the command line and writing
 // results, with bad input reported as InputError (main prints one line and exits 2).
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <string>
 
 #include "core/graph/dataflow_graph.h"
 #include "core/graph/device_set.h"
+#include "core/pipeline/place_and_simulate.h"
+#include "output.h"
 
 namespace doppler::cli {
 
@@ -25,14 +28,34 @@ DeviceSet loadDevices(const DeviceArgs& args);
 // Checks that the graph's per-device compute arrays fit the device set, naming the graph file.
 void checkFits(const DataflowGraph& g, const GraphArgs& args, const DeviceSet& d);
 
-// Writes text to `path`, or to stdout when path is empty or "-". Throws InputError if the file
-// cannot be written.
-void writeOutput(const std::string& path, const std::string& text);
+// --graph and --devices loaded, the graph checked against the device set.
+struct Inputs {
+  DataflowGraph graph;
+  DeviceSet devices;
+};
+Inputs loadInputs(const GraphArgs& graph, const DeviceArgs& devices);
 
-// Registration of each subcommand group (one file each).
-void addGraphCommands(CLI::App& app);
-void addPlaceCommands(CLI::App& app);
-void addSimulateCommands(CLI::App& app);
+// --cost-model, --noise and --seed: how the simulator judges (place, simulate, export-trace).
+struct SimArgs {
+  std::string costModel = "reference";
+  double noise = 0;
+  uint64_t seed = 1;
+};
+void addSimOptions(CLI::App& cmd, SimArgs& args, const std::string& seedHelp);
+// The pipeline's settings with these options set (an unknown cost model: InputError).
+PlaceSettings placeSettings(const SimArgs& args);
+// A pipeline request for the inputs with these settings.
+PlaceRequest placeRequest(const Inputs& in, const PlaceSettings& settings);
+// An --assignment file for the inputs: {node: device}, {"assignment": {...}} or [devices].
+Assignment loadAssignment(const std::string& file, const Inputs& in);
+
+// Registration of each command (one file each: cmd_<name>.cpp).
+void addGraphCommands(CLI::App& app);    // `doppler graph generate|info|convert`
+void addDevicesCommands(CLI::App& app);  // `doppler devices list|show`
+void addMethodsCommand(CLI::App& app);
+void addPlaceCommand(CLI::App& app);
+void addSimulateCommand(CLI::App& app);
+void addExportTraceCommand(CLI::App& app);
 void addDemoCommand(CLI::App& app);
 void addRunsCommands(CLI::App& app);  // `doppler runs ...`: the run store
 void addTrainCommands(

@@ -1,29 +1,34 @@
 // `doppler demo`: the main job of the headless install. Generates the four paper workloads,
 // places each with every method on 4 devices, and prints the comparison table.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <iomanip>
 #include <sstream>
 
 #include "cli_common.h"
-#include "core/graph/device_presets.h"
+#include "core/graph/device_spec.h"
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
 #include "core/heuristics/method.h"
 #include "core/pipeline/place_and_simulate.h"
-#include "placement_json.h"
 #include "progress_bar.h"
+#include "text_table.h"
 
 namespace doppler::cli {
 namespace {
 
 struct DemoArgs {
-  std::string devices = "4xP100-PCIe";
+  std::string devices = kDefaultDevicesSpec;
   long budget = 5000;
   uint64_t seed = 1;
   bool shipped = true;
-  bool json = false;
+  OutputArgs output;
 };
+
+// Microseconds as milliseconds: two decimals, none from 1000 ms up.
+std::string milliseconds(double us) {
+  return fixedNumber(us / 1000, us < 1e6 ? 2 : 0);
+}
 
 struct Workload {
   std::string label;
@@ -49,22 +54,15 @@ void runDemo(const DemoArgs& args) {
   std::vector<std::string> names;
   for (const auto& m : methods()) names.push_back(m->name());
   nlohmann::json results = nlohmann::json::array();
-  std::ostringstream table;
-  table << "Makespan in ms on " << d.name << " (" << d.size()
-        << " devices, reference cost model; local-search " << args.budget << " evaluations, seed "
-        << args.seed << ").\n"
-        << "Ratio to the lower bound in brackets; * marks the best method per workload.\n\n";
-  table << std::left << std::setw(22) << "workload" << std::right << std::setw(6) << "nodes"
-        << std::setw(10) << "bound";
-  for (auto& n : names) table << " " << std::setw(16) << n;
-  table << "\n";
+  std::vector<std::vector<std::string>> rows = {{"workload", "nodes", "bound"}};
+  rows[0].insert(rows[0].end(), names.begin(), names.end());
   ProgressBar bar("demo");
   long step = 0, steps = static_cast<long>(workloads.size() * names.size());
   for (const Workload& w : workloads) {
     const CostTable costs(w.graph, d);
     std::vector<double> makespans;
     double lb = 0;
-    nlohmann::json row = {{"workload", w.label}, {"nodes", w.graph.nodeCount()}};
+    nlohmann::json result = {{"workload", w.label}, {"nodes", w.graph.nodeCount()}};
     for (const auto& m : methods()) {
       PlaceRequest request;
       request.graph = &w.graph;
@@ -76,27 +74,33 @@ void runDemo(const DemoArgs& args) {
       const PlaceOutcome outcome = placeAndSimulate(request);
       lb = outcome.lower_bound_us;
       makespans.push_back(outcome.makespan());
-      row["makespan_us"][m->name()] = makespans.back();
+      result["makespan_us"][m->name()] = makespans.back();
       bar.update(++step, steps, w.label);
     }
-    row["lower_bound_us"] = lb;
-    results.push_back(row);
+    result["lower_bound_us"] = lb;
+    results.push_back(result);
     const double best = *std::min_element(makespans.begin(), makespans.end());
-    table << std::left << std::setw(22) << w.label << std::right << std::setw(6)
-          << w.graph.nodeCount() << std::setw(10) << std::fixed
-          << std::setprecision(lb < 1e6 ? 2 : 0) << lb / 1000;
-    for (double ms : makespans) {
-      std::ostringstream cell;
-      cell << std::fixed << std::setprecision(ms < 1e6 ? 2 : 0) << ms / 1000 << " ("
-           << std::setprecision(2) << ms / lb << ")" << (ms == best ? "*" : " ");
-      table << " " << std::setw(16) << cell.str();
-    }
-    table << "\n";
+    std::vector<std::string> row = {w.label, std::to_string(w.graph.nodeCount()), milliseconds(lb)};
+    for (double ms : makespans)
+      row.push_back(milliseconds(ms) + " (" + fixedNumber(ms / lb, 2) + ")" +
+                    (ms == best ? "*" : " "));
+    rows.push_back(row);
   }
   bar.finish();
-  writeOutput("", args.json
-                      ? dump({{"devices", d.name}, {"budget", args.budget}, {"results", results}})
-                      : table.str());
+  std::ostringstream table;
+  table << "Makespan in ms on " << d.name << " (" << d.size()
+        << " devices, reference cost model; local-search " << args.budget << " evaluations, seed "
+        << args.seed << ").\n"
+        << "Ratio to the lower bound in brackets; * marks the best method per workload.\n\n";
+  std::vector<Align> align(rows[0].size(), Align::Right);  // numbers, right-aligned
+  align[0] = Align::Left;
+  table << textTable(rows, align);
+  writeResult(
+      args.output,
+      [&] {
+        return nlohmann::json{{"devices", d.name}, {"budget", args.budget}, {"results", results}};
+      },
+      [&] { return table.str(); });
 }
 
 }  // namespace
@@ -110,7 +114,7 @@ void addDemoCommand(CLI::App& app) {
   demo->add_option("--budget", args->budget, "Local-search evaluations")->capture_default_str();
   demo->add_option("--seed", args->seed, "Seed")->capture_default_str();
   demo->add_flag("!--no-shipped", args->shipped, "Leave out the shipped paper graphs");
-  demo->add_flag("--json", args->json, "Print one JSON object");
+  addOutputOptions(*demo, args->output);
   demo->callback([args] { runDemo(*args); });
 }
 

@@ -1,16 +1,14 @@
-// `doppler graph generate|info|convert` and `doppler devices list|show`.
+// `doppler graph generate|info|convert`: make, summarise and convert dataflow graphs.
 #include <algorithm>
 #include <map>
 #include <sstream>
 
 #include "cli_common.h"
-#include "core/graph/device_presets.h"
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
 #include "core/sim/cost_table.h"
 #include "core/sim/lower_bound.h"
-#include "placement_json.h"
 
 namespace doppler::cli {
 namespace {
@@ -37,38 +35,39 @@ std::map<std::string, double> parseGenParams(const std::vector<std::string>& raw
 struct GenerateArgs {
   std::string kind;
   std::vector<std::string> params;
-  std::string out;
+  OutputArgs output;
   bool list = false;
 };
 
-void runGenerate(const GenerateArgs& a) {
-  if (a.list || a.kind.empty()) {
-    std::ostringstream s;
-    for (const auto& k : generatorKinds()) {
-      s << k.kind << "\n    " << k.description << "\n";
-      for (const auto& p : k.params)
-        s << "    --param " << p.name << "=" << p.value << "  [" << p.min << ", " << p.max << "] "
-          << p.description << "\n";
-    }
-    writeOutput("", s.str());
+std::string generatorsText() {
+  std::ostringstream s;
+  for (const auto& kind : generatorKinds()) {
+    s << kind.kind << "\n    " << kind.description << "\n";
+    for (const auto& p : kind.params)
+      s << "    --param " << p.name << "=" << p.value << "  [" << p.min << ", " << p.max << "] "
+        << p.description << "\n";
+  }
+  return s.str();
+}
+
+void runGenerate(const GenerateArgs& args) {
+  if (args.list || args.kind.empty()) {
+    writeOutput("", generatorsText());  // the list goes to the terminal, never to --out
     return;
   }
-  DataflowGraph g = generateGraph(a.kind, parseGenParams(a.params));
-  writeOutput(a.out, writeGraphJson(g));
+  const DataflowGraph g = generateGraph(args.kind, parseGenParams(args.params));
+  writeResult(args.output, writeGraphJson(g));
 }
 
 struct InfoArgs {
   GraphArgs graph;
   std::string devices;
-  bool json = false;
+  OutputArgs output;
 };
 
-void runInfo(const InfoArgs& a) {
-  DataflowGraph g = loadGraph(a.graph);
-  DeviceArgs da{a.devices.empty() ? "4" : a.devices};
-  DeviceSet d = loadDevices(da);
-  checkFits(g, a.graph, d);
-  CostTable c(g, d);
+// Size, shape, work and lower bound of a graph on a device set (the JSON of `graph info`).
+nlohmann::json graphInfo(const DataflowGraph& g, const DeviceSet& d) {
+  const CostTable c(g, d);
   std::map<std::string, int> ops;
   double flops = 0, bytes = 0, computeUs = 0;
   int sources = 0, sinks = 0;
@@ -88,37 +87,51 @@ void runInfo(const InfoArgs& a) {
       depth[g.edge(e).dst] = std::max(depth[g.edge(e).dst], depth[v] + 1);
       maxDepth = std::max(maxDepth, depth[g.edge(e).dst]);
     }
-  LowerBound lb = lowerBound(c);
-  nlohmann::json out = {{"name", g.name},
-                        {"nodes", g.nodeCount()},
-                        {"edges", g.edgeCount()},
-                        {"sources", sources},
-                        {"sinks", sinks},
-                        {"depth", maxDepth + 1},
-                        {"ops", ops},
-                        {"total_flops", flops},
-                        {"total_edge_bytes", bytes},
-                        {"total_compute_us", computeUs},
-                        {"devices", d.size()},
-                        {"lower_bound_us", lb.value()},
-                        {"critical_path_us", lb.critical_path_us},
-                        {"work_bound_us", lb.work_us}};
-  if (a.json) {
-    writeOutput("", dump(out));
-    return;
-  }
+  const LowerBound lb = lowerBound(c);
+  return {{"name", g.name},
+          {"nodes", g.nodeCount()},
+          {"edges", g.edgeCount()},
+          {"sources", sources},
+          {"sinks", sinks},
+          {"depth", maxDepth + 1},
+          {"ops", ops},
+          {"total_flops", flops},
+          {"total_edge_bytes", bytes},
+          {"total_compute_us", computeUs},
+          {"devices", d.size()},
+          {"lower_bound_us", lb.value()},
+          {"critical_path_us", lb.critical_path_us},
+          {"work_bound_us", lb.work_us}};
+}
+
+std::string graphInfoText(const nlohmann::json& info) {
+  auto number = [&](const char* key) { return info[key].get<double>(); };
   std::ostringstream s;
   s.precision(6);
-  s << g.name << ": " << g.nodeCount() << " nodes, " << g.edgeCount() << " edges, depth "
-    << maxDepth + 1 << ", " << sources << " sources, " << sinks << " sinks\n"
-    << "total compute " << computeUs << " us (mean over devices), " << flops << " FLOP, " << bytes
-    << " edge bytes\n"
-    << "lower bound on " << d.size() << " devices: " << lb.value() << " us (critical path "
-    << lb.critical_path_us << ", work " << lb.work_us << ")\nops:";
-  for (auto& [op, n] : ops) s << " " << op << "=" << n;
+  s << info["name"].get<std::string>() << ": " << info["nodes"] << " nodes, " << info["edges"]
+    << " edges, depth " << info["depth"] << ", " << info["sources"] << " sources, " << info["sinks"]
+    << " sinks\n"
+    << "total compute " << number("total_compute_us") << " us (mean over devices), "
+    << number("total_flops") << " FLOP, " << number("total_edge_bytes") << " edge bytes\n"
+    << "lower bound on " << info["devices"] << " devices: " << number("lower_bound_us")
+    << " us (critical path " << number("critical_path_us") << ", work " << number("work_bound_us")
+    << ")\nops:";
+  for (const auto& [op, count] : info["ops"].items()) s << " " << op << "=" << count;
   s << "\n";
-  writeOutput("", s.str());
+  return s.str();
 }
+
+void runInfo(const InfoArgs& args) {
+  const Inputs in = loadInputs(args.graph, DeviceArgs{args.devices.empty() ? "4" : args.devices});
+  const nlohmann::json info = graphInfo(in.graph, in.devices);
+  writeResult(
+      args.output, [&] { return info; }, [&] { return graphInfoText(info); });
+}
+
+struct ConvertArgs {
+  GraphArgs graph;
+  OutputArgs output;
+};
 
 }  // namespace
 
@@ -131,7 +144,8 @@ void addGraphCommands(CLI::App& app) {
       "generate", "Generate a paper workload (chainmm, ffnn, llama-block, llama-layer)");
   g->add_option("kind", gen->kind, "Workload kind");
   g->add_option("--param,-p", gen->params, "Generator parameter NAME=VALUE (repeatable)");
-  g->add_option("--out,-o", gen->out, "Write the dataflow-graph/1 JSON here (stdout if omitted)");
+  addOutputOptions(*g, gen->output, false,
+                   "Write the dataflow-graph/1 JSON here (stdout if omitted)");
   g->add_flag("--list", gen->list, "List kinds and their parameters");
   g->callback([gen] { runGenerate(*gen); });
 
@@ -140,33 +154,15 @@ void addGraphCommands(CLI::App& app) {
   addGraphOptions(*i, info->graph);
   i->add_option("--devices,-d", info->devices,
                 "Device set for costs and the lower bound (default 4)");
-  i->add_flag("--json", info->json, "Print one JSON object");
+  addOutputOptions(*i, info->output);
   i->callback([info] { runInfo(*info); });
 
-  auto conv = std::make_shared<std::pair<GraphArgs, std::string>>();
+  auto conv = std::make_shared<ConvertArgs>();
   CLI::App* c = graph->add_subcommand(
       "convert", "Convert a graph (e.g. Doppler text) to dataflow-graph/1 JSON");
-  addGraphOptions(*c, conv->first);
-  c->add_option("--out,-o", conv->second, "Output file (stdout if omitted)");
-  c->callback([conv] { writeOutput(conv->second, writeGraphJson(loadGraph(conv->first))); });
-
-  CLI::App* devices = app.add_subcommand("devices", "List and write device-set presets");
-  devices->require_subcommand(1);
-  CLI::App* list = devices->add_subcommand("list", "List device presets");
-  list->callback([] {
-    std::ostringstream s;
-    for (const auto& p : devicePresets())
-      s << p.name << "\n    " << p.description << "\n    source: " << p.source << "\n";
-    writeOutput("", s.str());
-  });
-  auto show = std::make_shared<std::pair<std::string, std::string>>();
-  CLI::App* sh =
-      devices->add_subcommand("show", "Write a preset (or N default devices) as device-set/1 JSON");
-  sh->add_option("name", show->first, "Preset name or device count")->required();
-  sh->add_option("--out,-o", show->second, "Output file (stdout if omitted)");
-  sh->callback([show] {
-    writeOutput(show->second, writeDeviceSetJson(loadDevices(DeviceArgs{show->first})));
-  });
+  addGraphOptions(*c, conv->graph);
+  addOutputOptions(*c, conv->output, false, "Output file (stdout if omitted)");
+  c->callback([conv] { writeResult(conv->output, writeGraphJson(loadGraph(conv->graph))); });
 }
 
 }  // namespace doppler::cli

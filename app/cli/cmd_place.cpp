@@ -1,19 +1,13 @@
-// `doppler place` and `doppler methods`.
-#include <cmath>
-#include <iostream>
-#include <optional>
+// `doppler place`: place a graph with a method, simulate the placement, record the run.
 #include <sstream>
 
 #include "cli_common.h"
 #include "core/graph/input_error.h"
-#include "core/heuristics/method.h"
 #include "core/pipeline/place_and_simulate.h"
-#include "core/sim/simulator.h"
 #include "placement_json.h"
 #include "progress_bar.h"
 #include "run_recording.h"
-#include "sessions/from_core.h"
-#include "sessions/metric_writer.h"
+#include "text_table.h"
 
 namespace doppler::cli {
 namespace {
@@ -22,13 +16,10 @@ struct PlaceArgs {
   GraphArgs graph;
   DeviceArgs devices;
   std::string method = "critical-path";
-  uint64_t seed = 1;
   long budget = 5000;
   std::vector<std::string> params;
-  std::string costModel = "reference";
-  double noise = 0;
-  bool json = false;
-  std::string out;
+  SimArgs sim;
+  OutputArgs output;
   RecordArgs record;
 };
 
@@ -43,154 +34,83 @@ ParamValues parseParams(const std::vector<std::string>& raw) {
   return values;
 }
 
-// Fixed notation for people: "1226510.4", not "1.22651e+06".
-std::string fmt(double x) {
+nlohmann::json placeJson(const Inputs& in, const PlaceSettings& settings,
+                         const PlaceOutcome& outcome) {
+  const Placement& placement = outcome.placement;
+  nlohmann::json out =
+      placementJson(settings.method, in.graph, in.devices, placement.assignment, outcome.sim,
+                    outcome.lower_bound_us, toString(settings.cost_model), settings.seed);
+  out["planned_makespan_us"] =
+      placement.planned ? nlohmann::json(placement.planned->makespan_us) : nlohmann::json();
+  out["params"] = outcome.resolved_params;
+  out["evaluations"] = placement.evaluations;
+  // The method's own schedule, where it builds one, so plan and simulation can be compared.
+  if (placement.planned) out["planned_schedule"] = scheduleJson(in.graph, *placement.planned);
+  return out;
+}
+
+std::string placeText(const Inputs& in, const PlaceSettings& settings, const PlaceOutcome& outcome,
+                      bool search) {
+  const Placement& placement = outcome.placement;
+  const double makespan = outcome.makespan(), lb = outcome.lower_bound_us;
   std::ostringstream s;
-  s << std::fixed;
-  s.precision(x != 0 && std::abs(x) < 10 ? 3 : 1);
-  s << x;
+  s << "method        " << settings.method << "\n"
+    << "graph         " << in.graph.name << " (" << in.graph.nodeCount() << " nodes, "
+    << in.graph.edgeCount() << " edges)\n"
+    << "devices       " << in.devices.name << " (" << in.devices.size() << ")\n"
+    << "makespan      " << fixedNumber(makespan) << " us (simulated, "
+    << toString(settings.cost_model) << ")\n";
+  if (placement.planned)
+    s << "planned       " << fixedNumber(placement.planned->makespan_us) << " us\n";
+  s << "lower bound   " << fixedNumber(lb) << " us (ratio " << fixedNumber(makespan / lb) << ")\n";
+  s << "utilization  ";
+  for (double u : outcome.sim.utilization) s << " " << fixedNumber(u * 100) << "%";
+  s << "\n";
+  if (search) s << "evaluations   " << placement.evaluations << "\n";
   return s.str();
 }
 
 void runPlace(const PlaceArgs& args) {
-  PlaceSettings settings;
+  PlaceSettings settings = placeSettings(args.sim);
   settings.method = args.method;
   settings.params = parseParams(args.params);
-  settings.cost_model = parseCostModel(args.costModel);
-  settings.noise = args.noise;
-  settings.seed = args.seed;
   settings.budget = args.budget;
   const Params params = checkSettings(settings);  // before loading inputs: a typo fails fast
-  const Method& method = findMethod(settings.method);
-  DataflowGraph g = loadGraph(args.graph);
-  DeviceSet d = loadDevices(args.devices);
-  checkFits(g, args.graph, d);
+  const bool search = findMethod(settings.method).isSearch();
+  const Inputs in = loadInputs(args.graph, args.devices);
   // Begun before the method runs, so a long search shows in the store (and the studio) as it goes.
-  sessions::RunSpec spec;
-  spec.kind = "place";
-  spec.method = method.name();
-  spec.params = {{"graph_file", absoluteIfFile(args.graph.graph)},
-                 {"scale", args.graph.scale},
-                 {"devices", absoluteIfFile(args.devices.devices)},
-                 {"params", params.values()},
-                 {"budget", args.budget},
-                 {"cost_model", toString(settings.cost_model)},
-                 {"noise", args.noise}};
-  spec.seed = args.seed;
-  RunRecording rec(args.record, spec, g, d);
-  std::optional<sessions::MetricWriter> metrics;
-  int bestSeries = 0;
-  if (rec.enabled() && method.isSearch()) {
-    metrics.emplace(rec.store(), rec.id());
-    bestSeries = metrics->series("best_makespan_us");
-  }
-  ProgressBar bar(method.name());
-  PlaceRequest request;
-  request.graph = &g;
-  request.devices = &d;
-  request.settings = settings;
-  if (method.isSearch())
+  sessions::RunSpec spec = runSpec("place", settings.method, args.graph, args.devices,
+                                   {{"params", params.values()},
+                                    {"budget", args.budget},
+                                    {"cost_model", toString(settings.cost_model)},
+                                    {"noise", settings.noise}});
+  spec.seed = settings.seed;
+  RunRecording rec(args.record, spec, in.graph, in.devices);
+  ProgressBar bar(settings.method);
+  PlaceRequest request = placeRequest(in, settings);
+  if (search)
     request.progress = [&](const Progress& p) {
-      bar.update(p.done, p.total, "best " + fmt(p.best_makespan_us) + " us");
-      if (metrics) metrics->append(bestSeries, p.done, p.best_makespan_us);
+      bar.update(p.done, p.total, "best " + fixedNumber(p.best_makespan_us) + " us");
+      rec.metric("best_makespan_us", p.done, p.best_makespan_us);
     };
   PlaceOutcome outcome;
   try {
     outcome = placeAndSimulate(request);
-    bar.finish();
-    if (rec.enabled()) {
-      if (metrics) metrics->flush();
-      const Placement& placement = outcome.placement;
-      sessions::RunStore& store = rec.store();
-      store.savePlacement(rec.id(),
-                          sessions::placementRecord(g, placement.assignment, placement.order));
-      store.saveTimeline(rec.id(), sessions::timelineRecord(g, outcome.sim.schedule, "simulated"));
-      if (placement.planned)
-        store.saveTimeline(rec.id(), sessions::timelineRecord(g, *placement.planned, "planned"));
-      std::map<std::string, double> figures = {{"makespan_us", outcome.makespan()},
-                                               {"lower_bound_us", outcome.lower_bound_us}};
-      if (placement.planned) figures["planned_makespan_us"] = placement.planned->makespan_us;
-      if (method.isSearch()) figures["evaluations"] = static_cast<double>(placement.evaluations);
-      store.setFigures(rec.id(), figures);
-      rec.finish();
-    }
   } catch (const std::exception& e) {
     rec.fail(e.what());
     throw;
   }
-  const Placement& placement = outcome.placement;
-  const SimResult& r = outcome.sim;
-  const double lb = outcome.lower_bound_us;
-  const SimOptions sim = settings.simOptions();
-  if (args.json) {
-    nlohmann::json out = placementJson(method.name(), g, d, placement.assignment, r, lb,
-                                       toString(sim.model), args.seed);
-    out["planned_makespan_us"] =
-        placement.planned ? nlohmann::json(placement.planned->makespan_us) : nlohmann::json();
-    out["params"] = params.values();
-    out["evaluations"] = placement.evaluations;
-    // The method's own schedule, where it builds one, so plan and simulation can be compared.
-    if (placement.planned) out["planned_schedule"] = scheduleJson(g, *placement.planned);
-    if (rec.enabled()) out["run_id"] = rec.id();
-    writeOutput(args.out, dump(out));
-    return;
-  }
-  std::ostringstream s;
-  s << "method        " << method.name() << "\n"
-    << "graph         " << g.name << " (" << g.nodeCount() << " nodes, " << g.edgeCount()
-    << " edges)\n"
-    << "devices       " << d.name << " (" << d.size() << ")\n"
-    << "makespan      " << fmt(r.schedule.makespan_us) << " us (simulated, " << toString(sim.model)
-    << ")\n";
-  if (placement.planned) s << "planned       " << fmt(placement.planned->makespan_us) << " us\n";
-  s << "lower bound   " << fmt(lb) << " us (ratio " << fmt(r.schedule.makespan_us / lb) << ")\n";
-  s << "utilization  ";
-  for (double u : r.utilization) s << " " << fmt(u * 100) << "%";
-  s << "\n";
-  if (method.isSearch()) s << "evaluations   " << placement.evaluations << "\n";
-  if (rec.enabled()) s << "run " << rec.id() << " recorded in " << rec.db() << "\n";
-  writeOutput(args.out, s.str());
-}
-
-void runMethods(bool json) {
-  nlohmann::json out = nlohmann::json::array();
-  std::ostringstream s;
-  for (const auto& m : methods()) {
-    nlohmann::json params = nlohmann::json::array();
-    s << m->name() << "\n    " << m->description() << "\n";
-    for (const ParamSpec& p : m->params()) {
-      const char* type = p.type == ParamSpec::Type::Number    ? "number"
-                         : p.type == ParamSpec::Type::Integer ? "integer"
-                         : p.type == ParamSpec::Type::Choice  ? "choice"
-                                                              : "bool";
-      nlohmann::json jp = {{"name", p.name},
-                           {"type", type},
-                           {"default", p.default_value},
-                           {"description", p.description}};
-      if (p.type == ParamSpec::Type::Choice) jp["choices"] = p.choices;
-      if (p.type == ParamSpec::Type::Number || p.type == ParamSpec::Type::Integer) {
-        jp["min"] = p.min;
-        jp["max"] = p.max;
-      }
-      params.push_back(jp);
-      s << "    --param " << p.name << "=" << p.default_value << "  (" << type;
-      if (p.type == ParamSpec::Type::Choice) {
-        s << ":";
-        for (auto& c : p.choices) s << " " << c;
-      }
-      s << ") " << p.description << "\n";
-    }
-    out.push_back({{"name", m->name()},
-                   {"description", m->description()},
-                   {"search", m->isSearch()},
-                   {"params", params}});
-  }
-  writeOutput("", json ? dump(out) : s.str());
+  bar.finish();
+  rec.savePlacement(in.graph, outcome, search);
+  rec.finish();
+  writeRecordedResult(
+      args.output, rec, [&] { return placeJson(in, settings, outcome); },
+      [&] { return placeText(in, settings, outcome, search); });
 }
 
 }  // namespace
 
-void addPlaceCommands(CLI::App& app) {
+void addPlaceCommand(CLI::App& app) {
   auto args = std::make_shared<PlaceArgs>();
   CLI::App* place =
       app.add_subcommand("place", "Place a graph on devices with a heuristic or search method");
@@ -198,24 +118,13 @@ void addPlaceCommands(CLI::App& app) {
   addDeviceOptions(*place, args->devices);
   place->add_option("--method,-m", args->method, "Method (see `doppler methods`)")
       ->capture_default_str();
-  place->add_option("--seed", args->seed, "Seed for randomised methods and noise")
-      ->capture_default_str();
   place->add_option("--budget", args->budget, "Simulator evaluations for search methods")
       ->capture_default_str();
   place->add_option("--param,-p", args->params, "Method parameter NAME=VALUE (repeatable)");
-  place->add_option("--cost-model", args->costModel, "Simulator cost model: reference or links")
-      ->capture_default_str();
-  place->add_option("--noise", args->noise, "Log-normal noise sigma on every duration (0 = none)")
-      ->capture_default_str();
-  place->add_flag("--json", args->json, "Print one JSON object");
-  place->add_option("--out,-o", args->out, "Write the result to a file instead of stdout");
+  addSimOptions(*place, args->sim, "Seed for randomised methods and noise");
+  addOutputOptions(*place, args->output);
   addRecordOptions(*place, args->record);
   place->callback([args] { runPlace(*args); });
-
-  auto json = std::make_shared<bool>(false);
-  CLI::App* list = app.add_subcommand("methods", "List placement methods and their parameters");
-  list->add_flag("--json", *json, "Print JSON");
-  list->callback([json] { runMethods(*json); });
 }
 
 }  // namespace doppler::cli

@@ -1,20 +1,29 @@
 // `doppler`: the headless face of Doppler Studio. Every subcommand prints one JSON object with
-// --json; bad usage or bad input prints one line on stderr and exits with status 2.
+// --json; bad usage or bad input prints one line on stderr and exits with status 2; a result
+// printed in full whose run could not be recorded exits with status 3 (run_recording.h).
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <iostream>
 #include <new>
 
 #include "cli_common.h"
 #include "core/graph/input_error.h"
+#include "run_recording.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"doppler: place dataflow graphs on GPUs and simulate them (Doppler Studio CLI)",
                "doppler"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "doppler 0.1.0");
+  // A file-size limit (RLIMIT_FSIZE) fails the write that crosses it, like a full disk, instead
+  // of killing the process: the result is still printed.
+  std::signal(SIGXFSZ, SIG_IGN);
   doppler::cli::addGraphCommands(app);
-  doppler::cli::addPlaceCommands(app);
-  doppler::cli::addSimulateCommands(app);
+  doppler::cli::addDevicesCommands(app);
+  doppler::cli::addPlaceCommand(app);
+  doppler::cli::addMethodsCommand(app);
+  doppler::cli::addSimulateCommand(app);
+  doppler::cli::addExportTraceCommand(app);
   doppler::cli::addDemoCommand(app);
   doppler::cli::addRunsCommands(app);
 #ifdef DOPPLER_HAVE_TORCH
@@ -34,6 +43,9 @@ int main(int argc, char** argv) {
   } catch (const doppler::InputError& e) {
     std::cerr << "doppler: " << e.what() << "\n";
     return 2;
+  } catch (const doppler::cli::NotRecorded& e) {
+    std::cerr << "doppler: " << e.what() << "\n";
+    return doppler::cli::kExitNotRecorded;
   } catch (const std::bad_alloc&) {
     std::cerr << "doppler: out of memory\n";
     return 2;

@@ -72,8 +72,4 @@ nlohmann::json placementJson(const std::string& method, const DataflowGraph& g, 
           {"seed", seed}};
 }
 
-std::string dump(const json& j) {
-  return j.dump() + "\n";
-}
-
 }  // namespace doppler::cli

@@ -5,6 +5,7 @@
 #include "core/graph/dataflow_graph.h"
 #include "core/graph/device_set.h"
 #include "core/sim/schedule.h"
+#include "output.h"  // dump()
 
 namespace doppler::cli {
 
@@ -18,7 +19,5 @@ nlohmann::json simResultJson(const DataflowGraph& g, const SimResult& r);  // si
 nlohmann::json placementJson(const std::string& method, const DataflowGraph& g, const DeviceSet& d,
                              const Assignment& a, const SimResult& r, double lower_bound_us,
                              const std::string& cost_model, uint64_t seed);
-// Serialises doubles without noise: integers print without a fraction, others with 17 digits.
-std::string dump(const nlohmann::json& j);
 
 }  // namespace doppler::cli
