@@ -28,6 +28,7 @@
 #include "core/policy/policy.h"
 #include "core/sim/lower_bound.h"
 #include "core/sim/simulator.h"
+#include "core/train/evaluation.h"
 #include "core/train/trainer.h"
 
 namespace doppler {

@@ -58,7 +58,6 @@ void addSimulateCommand(CLI::App& app);
 void addExportTraceCommand(CLI::App& app);
 void addDemoCommand(CLI::App& app);
 void addRunsCommands(CLI::App& app);  // `doppler runs ...`: the run store
-void addTrainCommands(
-    CLI::App& app);  // `doppler train`, `doppler eval` (cmd_train.cpp; DOPPLER_TORCH)
+void addTrainCommands(CLI::App& app);  // `doppler train`, `doppler eval`
 
 }  // namespace doppler::cli

@@ -1,20 +1,21 @@
-// `doppler train` (stages I and II of the dual policy) and `doppler eval` (a trained policy's
-// placement, printed as `place` prints one, with "method": "doppler").
-#include <atomic>
+// `doppler train`: stages I and II of the dual policy. Option parsing, the run store and the
+// output are plain C++ here; the training itself runs in the LibTorch module
+// (core/train/torch_module.h), opened when the command starts.
 #include <cmath>
 #include <csignal>
-#include <iostream>
+#include <exception>
+#include <map>
 #include <optional>
 #include <sstream>
 
 #include "cli_common.h"
 #include "core/graph/input_error.h"
-#include "core/policy/features.h"
-#include "core/policy/policy.h"
 #include "core/sim/lower_bound.h"
 #include "core/sim/simulator.h"
-#include "core/train/trainer.h"
+#include "core/train/torch_module.h"
+#include "core/train/train_config.h"
 #include "placement_json.h"
+#include "policy_cli.h"
 #include "progress_bar.h"
 #include "run_recording.h"
 #include "sessions/from_core.h"
@@ -23,70 +24,16 @@
 namespace doppler::cli {
 namespace {
 
-using policy::Component;
-
-std::atomic<bool> gInterrupted{false};
+// Ctrl-C cancels the run between updates (its checkpoint is written, so it can be resumed).
+// Cancelling is one lock-free atomic store, safe in a signal handler.
+const CancelToken* gCancel = nullptr;
 extern "C" void onInterrupt(int) {
-  gInterrupted = true;
-}
-
-std::string fmt(double x) {
-  std::ostringstream s;
-  s.precision(6);
-  s << x;
-  return s.str();
-}
-
-Component parseComponent(const std::string& s, const char* option) {
-  if (s == "learned") return Component::Learned;
-  if (s == "heuristic") return Component::Heuristic;
-  throw InputError("", option, "unknown value '" + s + "' (known: learned, heuristic)");
+  if (gCancel) gCancel->cancel();
 }
 
 nlohmann::json numberOrNull(double x) {
   return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
 }
-
-// The per-step decisions of an episode, as the run store and the JSON output record them.
-sessions::PlacementRecord decisionsRecord(const DataflowGraph& g, const policy::EpisodeResult& e) {
-  sessions::PlacementRecord rec = sessions::placementRecord(g, e.assignment, e.order);
-  rec.decisions.clear();
-  for (size_t t = 0; t < e.steps.size(); ++t) {
-    const policy::EpisodeStep& s = e.steps[t];
-    sessions::Decision d;
-    d.step = static_cast<int>(t);
-    d.node = s.node;
-    d.device = s.device;
-    for (size_t j = 0; j < s.candidates.size(); ++j) {
-      d.sel_candidates.emplace_back(s.candidates[j], s.sel_probs[j]);
-      if (s.candidates[j] == s.node) d.sel_prob = s.sel_probs[j];
-    }
-    d.plc_probs.assign(s.plc_probs.begin(), s.plc_probs.end());
-    if (s.device >= 0 && s.device < static_cast<int>(s.plc_probs.size()))
-      d.plc_prob = s.plc_probs[s.device];
-    rec.decisions.push_back(std::move(d));
-  }
-  return rec;
-}
-
-nlohmann::json decisionsJson(const DataflowGraph& g, const policy::EpisodeResult& e) {
-  nlohmann::json out = nlohmann::json::array();
-  for (size_t t = 0; t < e.steps.size(); ++t) {
-    const policy::EpisodeStep& s = e.steps[t];
-    nlohmann::json cands = nlohmann::json::array();
-    for (size_t j = 0; j < s.candidates.size(); ++j)
-      cands.push_back({{"node", g.node(s.candidates[j]).id}, {"p", s.sel_probs[j]}});
-    out.push_back({{"step", t},
-                   {"node", g.node(s.node).id},
-                   {"device", s.device},
-                   {"sel", cands},
-                   {"plc", s.plc_probs}});
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// train
 
 struct TrainArgs {
   GraphArgs graph;
@@ -150,6 +97,7 @@ train::TrainConfig trainConfig(const TrainArgs& a, const std::string& graphName)
 }
 
 void runTrain(const TrainArgs& args) {
+  const train::TorchModule& torch = train::loadTorchModule();
   DataflowGraph g = loadGraph(args.graph);
   DeviceSet d = loadDevices(args.devices);
   checkFits(g, args.graph, d);
@@ -157,10 +105,10 @@ void runTrain(const TrainArgs& args) {
   const train::TrainConfig cfg = trainConfig(args, g.name);
 
   // The policy: from the checkpoint (its architecture), or new with the given architecture.
-  policy::Policy pol(args.arch, args.seed);
+  args.arch.validate();
+  policy::PolicyConfig arch = args.arch;
   if (!args.from.empty()) {
-    policy::PolicyConfig stored;
-    policy::Policy::readMeta(args.from, &stored);
+    const policy::PolicyConfig stored = torch.loadPolicy(args.from)->architecture();
     const bool archGiven = args.given("hidden") || args.given("mp-steps") ||
                            args.given("edge-hidden") || args.given("head-hidden") ||
                            args.given("device-hidden");
@@ -168,9 +116,7 @@ void runTrain(const TrainArgs& args) {
       throw InputError(args.from, "architecture",
                        "checkpoint holds a policy of another architecture (" + stored.describe() +
                            "); the command line asks for " + args.arch.describe());
-    pol = policy::Policy::load(args.from);
-  } else {
-    args.arch.validate();
+    arch = stored;
   }
 
   sessions::RunSpec spec;
@@ -184,7 +130,7 @@ void runTrain(const TrainArgs& args) {
       {"from", args.from.empty() ? nlohmann::json() : nlohmann::json(absoluteIfFile(args.from))},
       {"out", args.out},
       {"train_config", cfg.toJson()},
-      {"architecture", pol.config().toJson()}};
+      {"architecture", arch.toJson()}};
   spec.seed = args.seed;
   RunRecording rec(args.record, spec, g, d);
   std::optional<sessions::MetricWriter> metrics;
@@ -214,18 +160,21 @@ void runTrain(const TrainArgs& args) {
     }
   };
 
-  train::TrainJob job(g, d, std::move(pol), cfg, args.from);
-  gInterrupted = false;
+  train::TrainRequest request{g, d, cfg, arch, args.from};
+  const CancelToken cancel;
+  gCancel = &cancel;
   auto previous = std::signal(SIGINT, onInterrupt);
-  job.start(onProgress);
-  while (!job.finished()) {
-    if (gInterrupted) job.cancel();
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  train::TrainResult result;
+  std::exception_ptr error;
+  try {
+    result = torch.train(request, cancel, onProgress);
+  } catch (...) {
+    error = std::current_exception();
   }
   std::signal(SIGINT, previous);
-  train::TrainResult result;
+  gCancel = nullptr;
   try {
-    result = job.wait();
+    if (error) std::rethrow_exception(error);
   } catch (const std::exception& e) {
     bar.finish();
     rec.fail(e.what());
@@ -271,7 +220,7 @@ void runTrain(const TrainArgs& args) {
                           {"devices", d.name},
                           {"device_count", d.size()},
                           {"train_config", cfg.toJson()},
-                          {"architecture", job.policy().config().toJson()}};
+                          {"architecture", arch.toJson()}};
     nlohmann::json curve = nlohmann::json::array();
     for (const auto& p : result.evaluations)
       curve.push_back({{"episode", p.episode},
@@ -301,102 +250,6 @@ void runTrain(const TrainArgs& args) {
   writeOutput("", s.str());
 }
 
-// ---------------------------------------------------------------------------------------------
-// eval
-
-struct EvalArgs {
-  GraphArgs graph;
-  DeviceArgs devices;
-  std::string policy;
-  int samples = 1;
-  uint64_t seed = 1;
-  std::string sel = "learned", plc = "learned", costModel = "reference";
-  int threads = 1;
-  bool json = false, decisions = false;
-  std::string out;
-  RecordArgs record;
-};
-
-void runEval(const EvalArgs& args) {
-  if (args.samples < 1) throw InputError("", "--samples", "must be at least 1");
-  nlohmann::json meta;
-  policy::Policy pol = policy::Policy::load(args.policy, &meta);
-  DataflowGraph g = loadGraph(args.graph);
-  DeviceSet d = loadDevices(args.devices);
-  checkFits(g, args.graph, d);
-  policy::setComputeThreads(args.threads);
-  CostTable costs(g, d);
-  SimOptions sim;
-  sim.model = parseCostModel(args.costModel);
-  const Component sel = parseComponent(args.sel, "--sel"), plc = parseComponent(args.plc, "--plc");
-
-  sessions::RunSpec spec;
-  spec.kind = "eval";
-  spec.method = "doppler";
-  spec.params = {{"graph_file", absoluteIfFile(args.graph.graph)},
-                 {"scale", args.graph.scale},
-                 {"devices", absoluteIfFile(args.devices.devices)},
-                 {"policy", absoluteIfFile(args.policy)},
-                 {"samples", args.samples},
-                 {"sel", args.sel},
-                 {"plc", args.plc},
-                 {"cost_model", toString(sim.model)}};
-  spec.seed = args.seed;
-  RunRecording rec(args.record, spec, g, d);
-
-  train::EvalResult best;
-  SimResult r;
-  double lb = 0;
-  try {
-    best = train::evaluatePolicy(pol, costs, args.samples, args.seed, sim, sel, plc);
-    Simulator simulator(costs, sim);
-    r = simulator.run(best.episode.assignment);
-    lb = lowerBound(costs).value();
-    if (rec.enabled()) {
-      sessions::RunStore& store = rec.store();
-      store.savePlacement(rec.id(), decisionsRecord(g, best.episode));
-      store.saveTimeline(rec.id(), sessions::timelineRecord(g, r.schedule, "simulated"));
-      store.setFigures(rec.id(), {{"makespan_us", r.schedule.makespan_us},
-                                  {"planned_makespan_us", best.episode.planned_makespan_us},
-                                  {"lower_bound_us", lb},
-                                  {"evaluations", static_cast<double>(args.samples)}});
-      rec.finish();
-    }
-  } catch (const std::exception& e) {
-    rec.fail(e.what());
-    throw;
-  }
-  if (args.json) {
-    nlohmann::json out = placementJson("doppler", g, d, best.episode.assignment, r, lb,
-                                       toString(sim.model), args.seed);
-    out["planned_makespan_us"] = best.episode.planned_makespan_us;
-    out["params"] = {
-        {"policy", args.policy}, {"samples", args.samples}, {"sel", args.sel}, {"plc", args.plc}};
-    out["evaluations"] = args.samples;
-    out["best_sample"] = best.best_sample;
-    out["order"] = nlohmann::json::array();
-    out["policy"] = {{"architecture", pol.config().toJson()},
-                     {"trained_on", meta.value("fingerprint", "")},
-                     {"stage", meta.value("stage", "")},
-                     {"episodes", meta.value("episodes_done", 0L)}};
-    for (int v : best.episode.order) out["order"].push_back(g.node(v).id);
-    if (args.decisions) out["decisions"] = decisionsJson(g, best.episode);
-    if (rec.enabled()) out["run_id"] = rec.id();
-    writeOutput(args.out, dump(out));
-    return;
-  }
-  std::ostringstream s;
-  s << "method        doppler (" << args.policy << ")\n"
-    << "graph         " << g.name << " (" << g.nodeCount() << " nodes, " << g.edgeCount()
-    << " edges)\n"
-    << "devices       " << d.name << " (" << d.size() << ")\n"
-    << "makespan      " << fmt(r.schedule.makespan_us) << " us (simulated, " << toString(sim.model)
-    << ", best of " << args.samples << ")\n"
-    << "lower bound   " << fmt(lb) << " us (ratio " << fmt(r.schedule.makespan_us / lb) << ")\n";
-  if (rec.enabled()) s << "run " << rec.id() << " recorded in " << rec.db() << "\n";
-  writeOutput(args.out, s.str());
-}
-
 }  // namespace
 
 void addTrainCommands(CLI::App& app) {
@@ -417,101 +270,54 @@ void addTrainCommands(CLI::App& app) {
       "--from", a->from,
       "Start from this checkpoint: resumes it if it is an unfinished run of the same stage on the "
       "same graph and devices, otherwise takes its weights");
-  train->add_option("--seed", a->seed, "Seed (initial weights and every episode)")
-      ->capture_default_str();
-  auto opt = [&](const std::string& name, auto& target, const std::string& help) {
-    a->opts[name] = train->add_option("--" + name, target, help);
+  // The training parameters' help comes from their specs (core/train/train_config.h).
+  auto help = [](const char* name) { return train::trainParamSpec(name).description; };
+  train->add_option("--seed", a->seed, help("seed"))->capture_default_str();
+  auto opt = [&](const char* name, auto& target) {
+    a->opts[name] = train->add_option(std::string("--") + name, target, help(name));
   };
-  opt("episodes", a->episodes,
-      "Episodes (default: imitation 500, sim 12000; the paper graphs' LLAMA results used 32000)");
-  opt("lr", a->lr,
-      "Learning rate (constant unless --lr-final; default: imitation 3e-3 -> 3e-4, sim 3e-4 -> "
-      "1e-6)");
-  opt("lr-final", a->lrFinal, "Learning rate at the last episode (linear schedule)");
-  opt("epsilon", a->epsilon,
-      "Probability of a uniform exploratory choice (default: imitation 0, sim 0.2 -> 0)");
-  opt("epsilon-final", a->epsilonFinal, "Epsilon at the last episode");
-  opt("entropy", a->entropy, "Entropy bonus weight (default: imitation 1e-3, sim 1e-2 -> 0)");
-  opt("entropy-final", a->entropyFinal, "Entropy weight at the last episode");
-  opt("teacher-mix", a->teacherMix,
-      "Imitation: probability of following the teacher at a step (default 0.5 -> 0)");
-  opt("teacher-mix-final", a->teacherMixFinal, "Teacher mix at the last episode");
-  opt("clip-grad", a->clipGrad, "Gradient norm clip (0: none; default 1)");
-  opt("baseline-decay", a->baselineDecay,
-      "Decay of the running-mean reward baseline (default 0.95)");
-  opt("eval-every", a->evalEvery, "Greedy evaluation every N episodes (default 50)");
-  opt("imitate-best", a->imitateBest,
-      "Stage II: weight of self-imitation of the best episode so far (default 1; 0 = plain "
-      "REINFORCE)");
-  opt("guided", a->guided,
-      "Stage II: fraction of each update's episodes that explore around the best episode so "
-      "far (default 0.5)");
-  opt("guide-deviate", a->guideDeviate,
-      "Stage II, guided episodes: probability that a node leaves the best episode's device "
-      "(default 0.03)");
-  opt("guide-deviate-final", a->guideDeviateFinal,
-      "Stage II: the deviation probability at the last episode (linear schedule)");
-  opt("distill", a->distill,
-      "Stage II: at most this many final updates of pure imitation of the best episode, until "
-      "the greedy policy reaches it (default 1500)");
-  opt("distill-lr", a->distillLr, "Learning rate of the distillation updates (default 3e-3)");
-  train
-      ->add_option(
-          "--baseline", a->baseline,
-          "Stage II baseline: running-mean, or batch (mean of the update's other episodes)")
+  opt("episodes", a->episodes);
+  opt("lr", a->lr);
+  opt("lr-final", a->lrFinal);
+  opt("epsilon", a->epsilon);
+  opt("epsilon-final", a->epsilonFinal);
+  opt("entropy", a->entropy);
+  opt("entropy-final", a->entropyFinal);
+  opt("teacher-mix", a->teacherMix);
+  opt("teacher-mix-final", a->teacherMixFinal);
+  opt("clip-grad", a->clipGrad);
+  opt("baseline-decay", a->baselineDecay);
+  opt("eval-every", a->evalEvery);
+  opt("imitate-best", a->imitateBest);
+  opt("guided", a->guided);
+  opt("guide-deviate", a->guideDeviate);
+  opt("guide-deviate-final", a->guideDeviateFinal);
+  opt("distill", a->distill);
+  opt("distill-lr", a->distillLr);
+  train->add_option("--baseline", a->baseline, help("baseline"))
       ->check(CLI::IsMember({"running-mean", "batch"}))
       ->capture_default_str();
-  opt("rollouts", a->rollouts,
-      "Episodes per update; the encoder runs once per update (default: imitation 1, sim 4)");
-  train->add_option("--threads", a->threads, "LibTorch and OpenBLAS threads")
-      ->capture_default_str();
-  train->add_option("--checkpoint-every", a->checkpointEvery,
-                    "Also write the checkpoint every N episodes");
-  opt("explore", a->explore,
-      "Behaviour policy: greedy, epsilon-greedy or sample (default: imitation greedy, sim "
-      "epsilon-greedy)");
-  train
-      ->add_option("--sel", a->sel, "SEL: learned, or heuristic (the ablation: bottom-level order)")
-      ->capture_default_str();
-  train
-      ->add_option("--plc", a->plc,
-                   "PLC: learned, or heuristic (the ablation: earliest-start device)")
-      ->capture_default_str();
-  train
-      ->add_option("--cost-model", a->costModel,
-                   "Simulator cost model for stage II: reference or links")
-      ->capture_default_str();
-  opt("hidden", a->arch.hidden, "Node embedding width (new policies; default 128)");
-  opt("mp-steps", a->arch.mp_steps, "Message-passing steps (default 6)");
-  opt("edge-hidden", a->arch.edge_hidden, "Edge network width (default 32)");
-  opt("head-hidden", a->arch.head_hidden, "SEL/PLC decoder width (default 64)");
-  opt("device-hidden", a->arch.device_hidden, "PLC device-feature embedding width (default 32)");
+  opt("rollouts", a->rollouts);
+  train->add_option("--threads", a->threads, help("threads"))->capture_default_str();
+  train->add_option("--checkpoint-every", a->checkpointEvery, help("checkpoint-every"));
+  opt("explore", a->explore);
+  train->add_option("--sel", a->sel, help("sel"))->capture_default_str();
+  train->add_option("--plc", a->plc, help("plc"))->capture_default_str();
+  train->add_option("--cost-model", a->costModel, help("cost-model"))->capture_default_str();
+  auto archOpt = [&](const char* name, int& target, const char* description) {
+    a->opts[name] = train->add_option(std::string("--") + name, target, description);
+  };
+  archOpt("hidden", a->arch.hidden, "Node embedding width (new policies; default 128)");
+  archOpt("mp-steps", a->arch.mp_steps, "Message-passing steps (default 6)");
+  archOpt("edge-hidden", a->arch.edge_hidden, "Edge network width (default 32)");
+  archOpt("head-hidden", a->arch.head_hidden, "SEL/PLC decoder width (default 64)");
+  archOpt("device-hidden", a->arch.device_hidden,
+          "PLC device-feature embedding width (default 32)");
   train->add_flag("--json", a->json, "Print one JSON object (summary and training curve)");
   addRecordOptions(*train, a->record);
   train->callback([a] { runTrain(*a); });
 
-  auto e = std::make_shared<EvalArgs>();
-  CLI::App* eval = app.add_subcommand(
-      "eval", "Place a graph with a trained policy (JSON as `place`, method \"doppler\")");
-  eval->add_option("--policy,-P", e->policy, "Policy checkpoint (from `doppler train`)")
-      ->required();
-  addGraphOptions(*eval, e->graph);
-  addDeviceOptions(*eval, e->devices);
-  eval->add_option("--samples,-k", e->samples,
-                   "Best of K placements: the greedy one and K-1 sampled")
-      ->capture_default_str();
-  eval->add_option("--seed", e->seed, "Seed for the sampled placements")->capture_default_str();
-  eval->add_option("--sel", e->sel, "SEL: learned or heuristic")->capture_default_str();
-  eval->add_option("--plc", e->plc, "PLC: learned or heuristic")->capture_default_str();
-  eval->add_option("--cost-model", e->costModel, "Simulator cost model: reference or links")
-      ->capture_default_str();
-  eval->add_option("--threads", e->threads, "LibTorch and OpenBLAS threads")->capture_default_str();
-  eval->add_flag("--json", e->json, "Print one JSON object");
-  eval->add_flag("--decisions", e->decisions,
-                 "With --json: every step's SEL candidates and PLC probabilities");
-  eval->add_option("--out,-o", e->out, "Write the result to a file instead of stdout");
-  addRecordOptions(*eval, e->record);
-  eval->callback([e] { runEval(*e); });
+  addEvalCommand(app);
 }
 
 }  // namespace doppler::cli

@@ -26,9 +26,7 @@ int main(int argc, char** argv) {
   doppler::cli::addExportTraceCommand(app);
   doppler::cli::addDemoCommand(app);
   doppler::cli::addRunsCommands(app);
-#ifdef DOPPLER_HAVE_TORCH
-  doppler::cli::addTrainCommands(app);
-#endif
+  doppler::cli::addTrainCommands(app);  // train and eval: LibTorch is loaded when they run
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,4 +1,5 @@
 // Whole-file reading with the checks every reader shares, and format detection by content.
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -18,10 +19,15 @@ std::string readTextFile(const std::string& path, std::size_t max_bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "", std::string("cannot open: ") + std::strerror(errno));
   // Read at most max_bytes + 1 so a huge file (or an endless device) is refused without
-  // reading it whole.
-  std::string text(max_bytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<size_t>(in.gcount()));
+  // reading it whole; in chunks, so that a small file costs only its size.
+  std::string text;
+  char chunk[1 << 16];
+  while (text.size() <= max_bytes) {
+    const size_t want = std::min(sizeof chunk, max_bytes + 1 - text.size());
+    in.read(chunk, static_cast<std::streamsize>(want));
+    if (in.gcount() == 0) break;
+    text.append(chunk, static_cast<size_t>(in.gcount()));
+  }
   if (text.size() > max_bytes)
     throw InputError(path, "",
                      "file is larger than the " + std::to_string(max_bytes >> 20) + " MiB limit");

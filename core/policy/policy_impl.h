@@ -1,12 +1,15 @@
 #pragma once
-// LibTorch internals of the policy, shared by core/policy/policy.cpp and core/train/trainer.cpp
-// only (each translation unit that includes LibTorch costs ~20 s to compile; keep it at two).
+// LibTorch internals of the policy, private to the LibTorch module: shared by
+// core/policy/policy_network.cpp, core/policy/policy_checkpoint.cpp and core/train/trainer.cpp
+// only (each translation unit that includes LibTorch costs ~20 s to compile; keep it at three).
 #include <torch/torch.h>
 
 #include <nlohmann/json.hpp>
 
+#include "core/policy/episode.h"
 #include "core/policy/features.h"
 #include "core/policy/policy.h"
+#include "core/policy/rollout.h"
 
 namespace doppler::policy {
 
@@ -35,47 +38,12 @@ GraphTensors toTensors(const GraphFeatures& f);
 // The network's per-episode outputs: SEL's logit for every node, PLC's node term (everything of
 // plc1's pre-activation that depends on the node only, bias included) and member term (each
 // node's contribution to its device's summed embeddings, through plc1, scaled by member_norm).
-// Plain float copies (and PLC's per-device weights) drive the rollout without LibTorch calls.
-struct Prepared {
+// The plain float copies (PolicyScores, with PLC's per-device weights) drive the rollout without
+// LibTorch calls; with grad, the tensors keep the autograd graph for the batched recompute.
+struct Prepared : PolicyScores {
   torch::Tensor sel_logits, plc_node, plc_member;
-  std::vector<float> sel, node, member;
-  std::vector<float> wy1, by1, wy, w2;  // plc_y weight/bias, plc1's device columns, plc2 weight
-  int hh = 0, dh = 0;
 };
-// With grad, the tensors keep the autograd graph for the batched recompute.
 Prepared prepare(Net& net, const GraphTensors& g, bool grad);
-
-struct RolloutOptions {
-  EpisodeOptions episode;
-  bool teacher_targets = false;  // record the critical-path teacher's tie sets (imitation)
-  double teacher_mix = 0;        // probability of following the teacher's decision at a step
-  bool keep_batch = false;       // record what the batched recompute needs
-  // Exploration around a known placement (stage II: the best episode so far): each node takes
-  // its device in `guide` except, with probability guide_deviate, a device drawn from PLC's
-  // distribution over the other devices. SEL decides as usual.
-  const Assignment* guide = nullptr;
-  double guide_deviate = 0;
-};
-
-// What one episode leaves for the batched recompute of its log-probabilities.
-struct Rollout {
-  EpisodeResult result;
-  std::vector<int64_t> nodes, devices;      // per step
-  std::vector<float> dev_x;                 // steps x devices x kDeviceFeatures
-  std::vector<uint8_t> allowed;             // steps x devices, empty if everything is allowed
-  std::vector<int64_t> cand, cand_step;     // SEL's ready sets, ragged
-  std::vector<int64_t> tie_cand, tie_step;  // teacher's node ties, ragged
-  std::vector<uint8_t> tie_dev;             // teacher's device ties, steps x devices
-  int sel_agree = 0, plc_agree = 0, both_agree = 0;  // greedy choice within the teacher's ties
-};
-Rollout rollout(const Prepared& p, const CostTable& costs, const GraphFeatures& f,
-                const RolloutOptions& o);
-
-// The Rollout record of a given decision sequence (`order`, and each node's device in
-// `assignment`), replayed through the episode state: what the batched recompute needs to score
-// those decisions under the current network (self-imitation of the best episode so far).
-Rollout replay(const CostTable& costs, const GraphFeatures& f, const std::vector<int>& order,
-               const Assignment& assignment, const EpisodeOptions& o);
 
 // The batched recompute, per step (autograd through the Prepared tensors and the PLC weights).
 struct StepTerms {

@@ -1,95 +1,20 @@
-// Stage I (imitation) and stage II (REINFORCE in the simulator) for the dual policy.
+// Stage I (imitation) and stage II (REINFORCE in the simulator) for the dual policy: the updates,
+// greedy evaluations, checkpoints with the run's state, and the distillation of the best episode.
 #include "core/train/trainer.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 
-#include "core/graph/input_error.h"
 #include "core/policy/policy_impl.h"
 
 namespace doppler::train {
 
-using policy::Component;
 using policy::DecisionMode;
 
-Stage parseStage(const std::string& s) {
-  if (s == "imitation") return Stage::Imitation;
-  if (s == "sim") return Stage::Simulation;
-  throw InputError("", "--stage", "unknown stage '" + s + "' (known: imitation, sim)");
-}
-
-const char* toString(Stage s) {
-  return s == Stage::Imitation ? "imitation" : "sim";
-}
-
-TrainConfig TrainConfig::defaults(Stage stage) {
-  TrainConfig c;
-  c.stage = stage;
-  if (stage == Stage::Imitation) {
-    // DAgger with the greedy policy (and the teacher's decisions half of the time at first).
-    // Measured on CHAINMM: greedy agreement with the teacher after 300 episodes is 97-100% over
-    // four seeds with these settings, 55-100% with sampled behaviour or lr 2e-3 -> 1e-4; on the
-    // LLAMA graphs 500 episodes bring the greedy policy to critical-path's makespan (300 do not
-    // quite).
-    c.episodes = 500;
-    c.explore = policy::DecisionMode::Greedy;
-    c.lr = 3e-3;
-    c.lr_final = 3e-4;
-    c.epsilon = c.epsilon_final = 0;
-    c.entropy = c.entropy_final = 1e-3;
-    c.teacher_mix = 0.5;
-    c.teacher_mix_final = 0;
-  } else {
-    // The paper's epsilon-greedy behaviour (0.2 -> 0) and entropy bonus (1e-2, here decayed to
-    // 0), four episodes per update, lr 3e-4 decayed linearly to 1e-6, and self-imitation of the
-    // best episode so far (weight 1). Measured on the four paper graphs (3,000 episodes each,
-    // greedy makespan / critical-path's, mean over the graphs): 0.936 with these settings, 0.944
-    // with sampled behaviour at lr 1e-4, 0.943 with one episode per update, 0.966 with the
-    // paper's lr 1e-4 without self-imitation; a batch (leave-one-out) baseline and lr 3e-4
-    // without self-imitation collapsed onto one device on LLAMA-LAYER.
-    c.episodes =
-        12000;  // CHAINMM and FFNN reach local search by then; the LLAMA graphs take 32,000
-    c.explore = policy::DecisionMode::EpsilonGreedy;
-    c.lr = 3e-4;
-    c.lr_final = 1e-6;
-    c.epsilon = 0.2;
-    c.epsilon_final = 0.0;
-    c.entropy = 1e-2;
-    c.entropy_final = 0;
-    c.teacher_mix = c.teacher_mix_final = 0;
-    c.rollouts = 4;
-    c.imitate_best = 1;
-    c.keep_best = true;
-    // Half of each update's episodes explore around the best episode so far (each node leaves
-    // its device with probability 0.03, to one PLC prefers), and ties replace the best; then the
-    // best episode is distilled into the policy. Measured with seed 1 (greedy / lower bound;
-    // scripts/experiments/policy_note.md): CHAINMM 1.167 -> 1.000 and FFNN 1.485 -> 1.000
-    // (12,000 episodes), LLAMA-BLOCK 2.261 -> 1.717, LLAMA-LAYER 1.685 -> 1.261 (32,000
-    // episodes). Without ties replacing the best, CHAINMM stayed at 1.167; without distillation
-    // the greedy policy ended up to 12% above the best episode; decaying the deviation to 0.005
-    // was worse on both LLAMA graphs.
-    c.guided = 0.5;
-    c.guide_deviate = c.guide_deviate_final = 0.03;
-    c.distill_updates = 1500;
-    c.distill_lr = 3e-3;
-  }
-  return c;
-}
-
 namespace {
-
-const char* componentName(Component c) {
-  return c == Component::Learned ? "learned" : "heuristic";
-}
-
-void checkRange(double v, double lo, double hi, const char* name) {
-  if (!std::isfinite(v) || v < lo || v > hi)
-    throw InputError("", name,
-                     "must be between " + std::to_string(lo) + " and " + std::to_string(hi) +
-                         ", got " + std::to_string(v));
-}
 
 double lerp(double a, double b, double f) {
   return a + (b - a) * f;
@@ -103,100 +28,6 @@ uint64_t episodeSeed(uint64_t seed, long episode) {
 }
 
 }  // namespace
-
-// Whether relabelling devices changes no cost: identical compute everywhere and one transfer cost
-// per edge between any two different devices.
-bool devicesInterchangeable(const CostTable& c) {
-  const int D = c.devices();
-  for (int v = 0; v < c.nodes(); ++v)
-    for (int d = 1; d < D; ++d)
-      if (c.compute(v, d) != c.compute(v, 0)) return false;
-  if (D < 2) return true;
-  for (int e = 0; e < c.edges(); ++e) {
-    const double t = c.transfer(e, 0, 1);
-    for (int a = 0; a < D; ++a)
-      for (int b = 0; b < D; ++b)
-        if (a != b && c.transfer(e, a, b) != t) return false;
-  }
-  return true;
-}
-
-// Relabels the devices of an episode in the order of their first use along `order`. On
-// interchangeable devices this changes no makespan, and it is the labelling a greedy policy
-// produces when it breaks ties between still-identical devices by the lowest index, so the best
-// episode becomes a sequence of decisions the greedy policy can actually reproduce.
-void canonicalDevices(const std::vector<int>& order, int devices, Assignment& a) {
-  std::vector<int> label(devices, -1);
-  int next = 0;
-  for (int v : order)
-    if (label[a[v]] < 0) label[a[v]] = next++;
-  for (int d = 0; d < devices; ++d)
-    if (label[d] < 0) label[d] = next++;
-  for (int& d : a) d = label[d];
-}
-
-nlohmann::json TrainConfig::toJson() const {
-  return {{"stage", toString(stage)},
-          {"episodes", episodes},
-          {"lr", lr},
-          {"lr_final", lr_final},
-          {"epsilon", epsilon},
-          {"epsilon_final", epsilon_final},
-          {"entropy", entropy},
-          {"entropy_final", entropy_final},
-          {"teacher_mix", teacher_mix},
-          {"teacher_mix_final", teacher_mix_final},
-          {"explore", policy::toString(explore)},
-          {"rollouts", rollouts},
-          {"baseline_decay", baseline_decay},
-          {"normalize_advantage", normalize_advantage},
-          {"baseline", baseline == Baseline::Batch ? "batch" : "running-mean"},
-          {"imitate_best", imitate_best},
-          {"guided", guided},
-          {"guide_deviate", guide_deviate},
-          {"guide_deviate_final", guide_deviate_final},
-          {"distill_updates", distill_updates},
-          {"distill_lr", distill_lr},
-          {"clip_grad_norm", clip_grad_norm},
-          {"sel", componentName(sel)},
-          {"plc", componentName(plc)},
-          {"cost_model", doppler::toString(sim.model)},
-          {"noise", sim.noise},
-          {"seed", seed},
-          {"threads", threads},
-          {"eval_every", eval_every},
-          {"keep_best", keep_best}};
-}
-
-void TrainConfig::validate() const {
-  if (episodes < 1) throw InputError("", "--episodes", "must be at least 1");
-  checkRange(lr, 0, 10, "--lr");
-  checkRange(lr_final, 0, 10, "--lr-final");
-  checkRange(epsilon, 0, 1, "--epsilon");
-  checkRange(epsilon_final, 0, 1, "--epsilon-final");
-  checkRange(entropy, 0, 100, "--entropy");
-  checkRange(entropy_final, 0, 100, "--entropy-final");
-  checkRange(teacher_mix, 0, 1, "--teacher-mix");
-  checkRange(teacher_mix_final, 0, 1, "--teacher-mix-final");
-  checkRange(baseline_decay, 0, 1, "--baseline-decay");
-  checkRange(clip_grad_norm, 0, 1e9, "--clip-grad");
-  checkRange(imitate_best, 0, 1e6, "--imitate-best");
-  checkRange(guided, 0, 1, "--guided");
-  checkRange(guide_deviate, 0, 1, "--guide-deviate");
-  checkRange(guide_deviate_final, 0, 1, "--guide-deviate-final");
-  if (distill_updates < 0 || distill_updates > 1000000)
-    throw InputError("", "--distill", "must be between 0 and 1000000");
-  checkRange(distill_lr, 0, 10, "--distill-lr");
-  if (rollouts < 1 || rollouts > 4096)
-    throw InputError("", "--rollouts", "must be between 1 and 4096");
-  if (threads < 0 || threads > 1024)
-    throw InputError("", "--threads", "must be between 0 and 1024");
-  if (eval_every < 0) throw InputError("", "--eval-every", "must not be negative");
-  if (sel == Component::Heuristic && plc == Component::Heuristic)
-    throw InputError("", "components", "nothing to train: both SEL and PLC follow the heuristic");
-}
-
-// ---------------------------------------------------------------------------------------------
 
 struct Trainer::State {
   State(const CostTable& c, policy::Policy& p, TrainConfig cfg)
@@ -505,7 +336,7 @@ TrainProgress Trainer::step() {
   return p;
 }
 
-long Trainer::distill(const TrainProgressFn& progress, const std::atomic<bool>* cancel,
+long Trainer::distill(const TrainProgressFn& progress, const CancelToken& cancel,
                       std::vector<TrainProgress>* curve) {
   State& s = *s_;
   const TrainConfig& cfg = s.config;
@@ -517,7 +348,7 @@ long Trainer::distill(const TrainProgressFn& progress, const std::atomic<bool>* 
   if (std::isnan(s.lastGreedy)) evaluateGreedy(nullptr);
   long u = 0;
   s.setLearningRate(cfg.distill_lr);
-  while (u < cfg.distill_updates && !reached() && !(cancel && cancel->load())) {
+  while (u < cfg.distill_updates && !reached() && !cancel.cancelled()) {
     net->train();  // evaluateGreedy leaves the network in eval mode
     const policy::Prepared prep = policy::prepare(net, s.tensors, true);
     const policy::StepTerms terms =
@@ -526,7 +357,7 @@ long Trainer::distill(const TrainProgressFn& progress, const std::atomic<bool>* 
     s.optimizer->zero_grad();
     loss.backward();
     // No gradient clipping here: a few badly fitted SEL steps dominate the norm, and clipping it
-    // starved PLC (its log-likelihood barely moved in 300 updates at lr 1e-3).
+    // starves PLC.
     s.optimizer->step();
     ++u;
     if (u % 10 != 0 && u != cfg.distill_updates) continue;
@@ -560,7 +391,7 @@ double Trainer::evaluateGreedy(policy::EpisodeResult* episode) {
   return s.lastGreedy;
 }
 
-TrainResult Trainer::run(const TrainProgressFn& progress, const std::atomic<bool>* cancel) {
+TrainResult Trainer::run(const TrainProgressFn& progress, const CancelToken& cancel) {
   State& s = *s_;
   const TrainConfig& cfg = s.config;
   policy::setComputeThreads(cfg.threads);
@@ -581,7 +412,7 @@ TrainResult Trainer::run(const TrainProgressFn& progress, const std::atomic<bool
 
   // Where the run starts: the first point of the training curve, and the policy keep_best falls
   // back on if training never beats it.
-  if (s.done == 0 && !(cancel && cancel->load())) {
+  if (s.done == 0 && !cancel.cancelled()) {
     TrainProgress p;
     p.stage = cfg.stage;
     p.episodes = total;
@@ -591,7 +422,7 @@ TrainResult Trainer::run(const TrainProgressFn& progress, const std::atomic<bool
     result.evaluations.push_back(p);
   }
   while (s.done < total) {
-    if (cancel && cancel->load()) {
+    if (cancel.cancelled()) {
       result.cancelled = true;
       break;
     }
@@ -615,13 +446,18 @@ TrainResult Trainer::run(const TrainProgressFn& progress, const std::atomic<bool
 
   if (!result.cancelled && cfg.stage == Stage::Simulation && cfg.distill_updates > 0) {
     result.distill_updates = distill(progress, cancel, &result.evaluations);
-    if (cancel && cancel->load()) result.cancelled = true;
+    if (cancel.cancelled()) result.cancelled = true;
   }
   s.pol.impl().net->eval();
   if (!result.cancelled && cfg.keep_best && !s.bestParams.empty()) {
     const double final = s.greedyMakespan(nullptr);
     if (final > s.bestGreedy) s.restoreBest();
   }
+  // A cancelled run's checkpoint holds the state after its last update: the greedy episode below
+  // only reports, and as an episode it may replace the best so far, which an uninterrupted run
+  // would not have done at this point; resuming then continues exactly as that run.
+  const bool checkpoint = !cfg.checkpoint_path.empty();
+  if (checkpoint && result.cancelled) saveCheckpoint(cfg.checkpoint_path);
   result.greedy_makespan_us = s.greedyMakespan(&result.greedy);
   result.episodes_done = s.done;
   result.episodes_run = s.done - startDone;
@@ -629,7 +465,7 @@ TrainResult Trainer::run(const TrainProgressFn& progress, const std::atomic<bool
   result.best_assignment = s.bestAssignment;
   result.best_order = s.bestOrder;
   result.seconds = elapsed();
-  if (!cfg.checkpoint_path.empty()) saveCheckpoint(cfg.checkpoint_path);
+  if (checkpoint && !result.cancelled) saveCheckpoint(cfg.checkpoint_path);
   return result;
 }
 

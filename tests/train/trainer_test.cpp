@@ -8,15 +8,19 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <thread>
 
 #include "core/graph/device_presets.h"
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
 #include "core/heuristics/list_scheduler.h"
+#include "core/policy/episode_state.h"
 #include "core/policy/features.h"
 #include "core/policy/policy.h"
 #include "core/sim/simulator.h"
+#include "core/train/evaluation.h"
+#include "core/train/train_job.h"
 
 namespace doppler::train {
 namespace {
@@ -178,10 +182,11 @@ TEST(Trainer, CheckpointResumesExactly) {
 
   // Cancelled after 6 episodes (between updates), then resumed from its checkpoint.
   Policy first(kSmall, 8);
-  std::atomic<bool> cancel{false};
-  const TrainResult part =
-      Trainer(ch.costs, first, cfg)
-          .run([&](const TrainProgress& p) { cancel = p.episode >= 6; }, &cancel);
+  CancelToken cancel;
+  const auto cancelAtSix = [&](const TrainProgress& p) {
+    if (p.episode >= 6) cancel.cancel();
+  };
+  const TrainResult part = Trainer(ch.costs, first, cfg).run(cancelAtSix, cancel);
   EXPECT_TRUE(part.cancelled);
   EXPECT_EQ(part.episodes_done, 6);
   const nlohmann::json meta = Policy::readMeta(path);
@@ -215,17 +220,21 @@ TEST(Trainer, CheckpointResumesExactly) {
 TEST(Trainer, JobRunsOnAWorkerThreadAndCancels) {
   Chain ch;
   TrainConfig cfg = quick(Stage::Simulation, 100000);
-  TrainJob job(ch.graph, ch.devices, Policy(kSmall, 1), cfg);
+  const TrainRequest request{ch.graph, ch.devices, cfg, kSmall};
+  CancelToken cancel;
   std::atomic<long> seen{0};
   const auto caller = std::this_thread::get_id();
   std::atomic<bool> otherThread{false};
-  job.start([&](const TrainProgress& p) {
-    seen = p.episode;
-    otherThread = std::this_thread::get_id() != caller;
+  TrainResult r;
+  std::thread job([&] {
+    r = runTraining(request, cancel, [&](const TrainProgress& p) {
+      seen = p.episode;
+      otherThread = std::this_thread::get_id() != caller;
+    });
   });
   while (seen < 3) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  job.cancel();
-  const TrainResult r = job.wait();
+  cancel.cancel();
+  job.join();
   EXPECT_TRUE(r.cancelled);
   EXPECT_TRUE(otherThread);
   EXPECT_LT(r.episodes_done, 100000);

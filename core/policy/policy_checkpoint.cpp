@@ -1,0 +1,161 @@
+// Policy checkpoints (LibTorch archives): the format tag, the architecture, metadata, parameters,
+// and for the trainer the optimiser's state and its best parameters so far.
+#include <filesystem>
+
+#include "core/graph/input_error.h"
+#include "core/policy/policy_impl.h"
+
+namespace doppler::policy {
+
+namespace {
+
+constexpr const char* kFormat = "doppler-policy/1";
+
+}  // namespace
+
+void Policy::save(const std::string& path, const nlohmann::json& meta) const {
+  writeCheckpoint(path, *impl_, meta, nullptr);
+}
+
+Policy Policy::load(const std::string& path, nlohmann::json* meta) {
+  PolicyConfig cfg;
+  readCheckpoint(path, &cfg, nullptr, nullptr);
+  Policy p(cfg, 1);
+  nlohmann::json m = readCheckpoint(path, nullptr, p.impl_.get(), nullptr);
+  if (meta) *meta = std::move(m);
+  return p;
+}
+
+void Policy::loadWeights(const std::string& path, nlohmann::json* meta) {
+  nlohmann::json m = readCheckpoint(path, nullptr, impl_.get(), nullptr);
+  if (meta) *meta = std::move(m);
+}
+
+nlohmann::json Policy::readMeta(const std::string& path, PolicyConfig* config) {
+  return readCheckpoint(path, config, nullptr, nullptr);
+}
+
+namespace {
+// "t0", "t1", ... (built without operator+, which trips GCC 12's -Wrestrict false positive).
+std::string extraKey(size_t i) {
+  std::string key = std::to_string(i);
+  key.insert(key.begin(), 't');
+  return key;
+}
+}  // namespace
+
+void writeCheckpoint(const std::string& path, const Policy::Impl& impl, const nlohmann::json& meta,
+                     torch::optim::Optimizer* optimizer, const std::vector<torch::Tensor>* extra) {
+  torch::serialize::OutputArchive archive;
+  archive.write("doppler_format", c10::IValue(std::string(kFormat)));
+  archive.write("architecture", c10::IValue(impl.config.toJson().dump()));
+  archive.write("meta", c10::IValue(meta.dump()));
+  torch::serialize::OutputArchive model;
+  impl.net->save(model);
+  archive.write("model", model);
+  if (optimizer) {
+    torch::serialize::OutputArchive opt;
+    optimizer->save(opt);
+    archive.write("optimizer", opt);
+  }
+  if (extra && !extra->empty()) {
+    torch::serialize::OutputArchive more;
+    for (size_t i = 0; i < extra->size(); ++i) more.write(extraKey(i), (*extra)[i]);
+    archive.write("extra", more);
+  }
+  const std::string tmp = path + ".tmp";
+  try {
+    archive.save_to(tmp);
+  } catch (const c10::Error& e) {
+    throw InputError(path, "",
+                     "cannot write the checkpoint: " + std::string(e.what_without_backtrace()));
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw InputError(path, "", "cannot write the checkpoint: " + ec.message());
+}
+
+nlohmann::json readCheckpoint(const std::string& path, PolicyConfig* config, Policy::Impl* impl,
+                              torch::optim::Optimizer* optimizer, bool* had_optimizer,
+                              std::vector<torch::Tensor>* extra) {
+  if (!std::filesystem::is_regular_file(path))
+    throw InputError(path, "", "no such checkpoint file");
+  torch::serialize::InputArchive archive;
+  try {
+    archive.load_from(path);
+  } catch (const c10::Error&) {
+    throw InputError(path, "", "not a Doppler policy checkpoint (not a LibTorch archive)");
+  }
+  c10::IValue v;
+  if (!archive.try_read("doppler_format", v) || !v.isString())
+    throw InputError(path, "", "not a Doppler policy checkpoint (no doppler_format entry)");
+  if (v.toStringRef() != kFormat)
+    throw InputError(
+        path, "doppler_format",
+        "unsupported checkpoint format '" + v.toStringRef() + "' (expected " + kFormat + ")");
+  PolicyConfig stored;
+  nlohmann::json meta;
+  try {
+    archive.read("architecture", v);
+    stored = PolicyConfig::fromJson(nlohmann::json::parse(v.toStringRef()));
+    archive.read("meta", v);
+    meta = nlohmann::json::parse(v.toStringRef());
+  } catch (const InputError& e) {
+    throw e.inFile(path);
+  } catch (const std::exception& e) {
+    throw InputError(path, "architecture", std::string("damaged checkpoint: ") + e.what());
+  }
+  if (config) *config = stored;
+  if (impl) {
+    if (!(impl->config == stored))
+      throw InputError(path, "architecture",
+                       "checkpoint holds a policy of another architecture (" + stored.describe() +
+                           "); this policy is " + impl->config.describe());
+    std::vector<std::vector<int64_t>> shapes;
+    for (const auto& t : impl->net->parameters()) shapes.push_back(t.sizes().vec());
+    try {
+      torch::serialize::InputArchive model;
+      archive.read("model", model);
+      impl->net->load(model);
+    } catch (const c10::Error& e) {
+      throw InputError(path, "model",
+                       "damaged checkpoint: " + std::string(e.what_without_backtrace()));
+    }
+    auto params = impl->net->parameters();
+    for (size_t i = 0; i < params.size(); ++i)
+      if (params[i].sizes().vec() != shapes[i])
+        throw InputError(path, "model", "parameter shapes do not match the stored architecture");
+  }
+  if (had_optimizer) *had_optimizer = false;
+  if (optimizer) {
+    torch::serialize::InputArchive opt;
+    bool has = false;
+    try {
+      has = archive.try_read("optimizer", opt);
+      if (has) optimizer->load(opt);
+    } catch (const c10::Error& e) {
+      throw InputError(path, "optimizer",
+                       "damaged checkpoint: " + std::string(e.what_without_backtrace()));
+    }
+    if (had_optimizer) *had_optimizer = has;
+  }
+  if (extra) {
+    extra->clear();
+    torch::serialize::InputArchive more;
+    try {
+      if (archive.try_read("extra", more)) {
+        torch::Tensor t;
+        for (size_t i = 0; more.try_read(extraKey(i), t); ++i) {
+          extra->push_back(t.clone());
+          t = torch::Tensor();
+        }
+      }
+    } catch (const c10::Error& e) {
+      throw InputError(path, "extra",
+                       "damaged checkpoint: " + std::string(e.what_without_backtrace()));
+    }
+  }
+  return meta;
+}
+
+}  // namespace doppler::policy

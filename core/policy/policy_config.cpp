@@ -1,0 +1,95 @@
+#include "core/policy/policy_config.h"
+
+#include "core/graph/input_error.h"
+#include "core/policy/features.h"
+
+namespace doppler::policy {
+
+namespace {
+constexpr const char* kKind = "doppler-dual-policy";
+}  // namespace
+
+nlohmann::json PolicyConfig::toJson() const {
+  return {{"kind", kKind},
+          {"version", kArchitectureVersion},
+          {"node_features", kNodeFeatures},
+          {"edge_features", kEdgeFeatures},
+          {"device_features", kDeviceFeatures},
+          {"hidden", hidden},
+          {"mp_steps", mp_steps},
+          {"edge_hidden", edge_hidden},
+          {"head_hidden", head_hidden},
+          {"device_hidden", device_hidden}};
+}
+
+PolicyConfig PolicyConfig::fromJson(const nlohmann::json& j) {
+  auto num = [&](const char* key) -> int {
+    if (!j.contains(key) || !j[key].is_number_integer())
+      throw InputError("", std::string("architecture.") + key, "missing or not an integer");
+    return j[key].get<int>();
+  };
+  if (!j.is_object() || j.value("kind", "") != kKind)
+    throw InputError("", "architecture.kind", std::string("not a ") + kKind);
+  const int version = num("version");
+  if (version != kArchitectureVersion || num("node_features") != kNodeFeatures ||
+      num("edge_features") != kEdgeFeatures || num("device_features") != kDeviceFeatures)
+    throw InputError(
+        "", "architecture",
+        "another architecture: version " + std::to_string(version) + " with " +
+            std::to_string(num("node_features")) + "/" + std::to_string(num("edge_features")) +
+            "/" + std::to_string(num("device_features")) +
+            " node/edge/device features; this build reads version " +
+            std::to_string(kArchitectureVersion) + " with " + std::to_string(kNodeFeatures) + "/" +
+            std::to_string(kEdgeFeatures) + "/" + std::to_string(kDeviceFeatures));
+  PolicyConfig c;
+  c.hidden = num("hidden");
+  c.mp_steps = num("mp_steps");
+  c.edge_hidden = num("edge_hidden");
+  c.head_hidden = num("head_hidden");
+  c.device_hidden = num("device_hidden");
+  c.validate();
+  return c;
+}
+
+void PolicyConfig::validate() const {
+  auto check = [](int v, int lo, int hi, const char* name) {
+    if (v < lo || v > hi)
+      throw InputError("", name,
+                       "must be between " + std::to_string(lo) + " and " + std::to_string(hi) +
+                           ", got " + std::to_string(v));
+  };
+  check(hidden, 1, 4096, "hidden");
+  check(mp_steps, 0, 64, "mp_steps");
+  check(edge_hidden, 1, 4096, "edge_hidden");
+  check(head_hidden, 1, 4096, "head_hidden");
+  check(device_hidden, 1, 4096, "device_hidden");
+}
+
+std::string PolicyConfig::describe() const {
+  return "hidden=" + std::to_string(hidden) + " mp_steps=" + std::to_string(mp_steps) +
+         " edge_hidden=" + std::to_string(edge_hidden) +
+         " head_hidden=" + std::to_string(head_hidden) +
+         " device_hidden=" + std::to_string(device_hidden);
+}
+
+DecisionMode parseDecisionMode(const std::string& s) {
+  if (s == "greedy") return DecisionMode::Greedy;
+  if (s == "sample") return DecisionMode::Sample;
+  if (s == "epsilon-greedy") return DecisionMode::EpsilonGreedy;
+  throw InputError("", "decision mode",
+                   "unknown mode '" + s + "' (known: greedy, sample, epsilon-greedy)");
+}
+
+const char* toString(DecisionMode m) {
+  switch (m) {
+    case DecisionMode::Greedy:
+      return "greedy";
+    case DecisionMode::Sample:
+      return "sample";
+    case DecisionMode::EpsilonGreedy:
+      return "epsilon-greedy";
+  }
+  return "?";
+}
+
+}  // namespace doppler::policy

@@ -1,0 +1,83 @@
+#pragma once
+// The LibTorch half of Doppler Studio (policy networks, training, checkpoints) is a module,
+// libdoppler_torch.so, opened on first use: `doppler place` and the studio's start-up never load
+// LibTorch, and nothing outside the module includes a LibTorch header. This is its interface:
+// plain structs in and out (train_job.h, train_progress.h, episode.h), no tensors.
+//
+//   const TorchModule& torch = loadTorchModule();   // dlopen on the first call
+//   auto policy = torch.loadPolicy("sim.pt");       // InputError naming the file if unreadable
+//   const PolicyScores scores = policy->scores(features);
+//   policy::Episode episode(costs, features, &scores);   // then step: ready(), place(), ...
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/common/cancel_token.h"
+#include "core/graph/dataflow_graph.h"
+#include "core/graph/device_set.h"
+#include "core/policy/episode.h"
+#include "core/policy/features.h"
+#include "core/policy/policy_config.h"
+#include "core/train/train_config.h"
+#include "core/train/train_job.h"
+#include "core/train/train_progress.h"
+
+namespace doppler::train {
+
+// A policy checkpoint, loaded by the module.
+class LoadedPolicy {
+ public:
+  virtual ~LoadedPolicy() = default;
+  virtual const policy::PolicyConfig& architecture() const = 0;
+  // The metadata the trainer stored (stage, episodes_done, fingerprint, train_config, ...).
+  virtual const nlohmann::json& meta() const = 0;
+  // The network's outputs for one graph and device set (one forward pass; empty for a graph
+  // without nodes): an Episode steps through them, evaluateScores (evaluation.h) decides from them.
+  virtual policy::PolicyScores scores(const policy::GraphFeatures& features) const = 0;
+};
+
+class TorchModule {
+ public:
+  virtual ~TorchModule() = default;
+  // Reads a checkpoint completely (architecture, metadata, weights). Throws InputError naming the
+  // file when it is missing, not a Doppler policy checkpoint, or damaged.
+  virtual std::unique_ptr<LoadedPolicy> loadPolicy(const std::string& checkpoint) const = 0;
+  // runTraining (train_job.h), on the calling thread.
+  virtual TrainResult train(const TrainRequest& request, const CancelToken& cancel,
+                            const TrainProgressFn& progress) const = 0;
+  // LibTorch's intra-op threads and OpenBLAS's threads (0 leaves them as they are).
+  virtual void setComputeThreads(int threads) const = 0;
+  // The BLAS library LibTorch multiplies on (should contain "openblas"; see policy.h).
+  virtual std::string blasLibrary() const = 0;
+};
+
+// The module, opened on the first call (thread-safe) and kept for the life of the process. It is
+// looked for as $DOPPLER_TORCH_MODULE when that is set, else next to the executable, else in
+// ../lib/doppler/ from the executable's folder (the installed layout). Throws InputError naming
+// the file when it is missing, cannot be loaded, or was built from another version of this
+// interface, and when this build has no LibTorch at all (DOPPLER_TORCH=OFF).
+const TorchModule& loadTorchModule();
+
+// The module's file name, and whether this build has one (DOPPLER_TORCH).
+constexpr const char* kTorchModuleFile = "libdoppler_torch.so";
+bool torchModuleBuiltIn();
+
+// Checked when the module is opened: a module built from other definitions of the structs that
+// cross its interface is refused instead of misread. Bump the version whenever the interface
+// changes in a way the sizes do not show.
+constexpr uint64_t torchModuleAbi() {
+  uint64_t h = 1;  // interface version
+  for (uint64_t size :
+       {sizeof(TrainRequest), sizeof(TrainConfig), sizeof(TrainResult), sizeof(TrainProgress),
+        sizeof(policy::PolicyScores), sizeof(policy::PolicyConfig), sizeof(policy::GraphFeatures),
+        sizeof(policy::EpisodeResult), sizeof(DataflowGraph), sizeof(DeviceSet),
+        sizeof(CancelToken), sizeof(nlohmann::json)})
+    h = h * 1000003 + size;
+  return h;
+}
+
+}  // namespace doppler::train
+
+// The module's one exported symbol: its TorchModule, or null when `abi` is not its own.
+extern "C" using DopplerTorchModuleEntry = const doppler::train::TorchModule * (*)(uint64_t abi);

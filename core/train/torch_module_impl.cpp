@@ -1,0 +1,47 @@
+// The LibTorch module's entry point (libdoppler_torch.so): TorchModule over Policy and
+// runTraining. Everything LibTorch-backed that the module links stays inside it.
+#include <utility>
+
+#include "core/policy/policy.h"
+#include "core/train/torch_module.h"
+#include "core/train/train_job.h"
+
+namespace doppler::train {
+namespace {
+
+class CheckpointPolicy final : public LoadedPolicy {
+ public:
+  explicit CheckpointPolicy(const std::string& path)
+      : policy_(policy::Policy::load(path, &meta_)) {}
+  const policy::PolicyConfig& architecture() const override { return policy_.config(); }
+  const nlohmann::json& meta() const override { return meta_; }
+  policy::PolicyScores scores(const policy::GraphFeatures& features) const override {
+    return policy_.scores(features);
+  }
+
+ private:
+  nlohmann::json meta_;  // filled while policy_ loads (declared first)
+  policy::Policy policy_;
+};
+
+class Module final : public TorchModule {
+ public:
+  std::unique_ptr<LoadedPolicy> loadPolicy(const std::string& checkpoint) const override {
+    return std::make_unique<CheckpointPolicy>(checkpoint);
+  }
+  TrainResult train(const TrainRequest& request, const CancelToken& cancel,
+                    const TrainProgressFn& progress) const override {
+    return runTraining(request, cancel, progress);
+  }
+  void setComputeThreads(int threads) const override { policy::setComputeThreads(threads); }
+  std::string blasLibrary() const override { return policy::loadedBlasLibrary(); }
+};
+
+}  // namespace
+}  // namespace doppler::train
+
+extern "C" __attribute__((visibility("default"))) const doppler::train::TorchModule*
+doppler_torch_module(uint64_t abi) {
+  static const doppler::train::Module module;
+  return abi == doppler::train::torchModuleAbi() ? &module : nullptr;
+}

@@ -1,0 +1,276 @@
+#include "core/train/train_config.h"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+#include "core/graph/input_error.h"
+
+namespace doppler::train {
+
+using policy::Component;
+using policy::DecisionMode;
+
+Stage parseStage(const std::string& s) {
+  if (s == "imitation") return Stage::Imitation;
+  if (s == "sim") return Stage::Simulation;
+  throw InputError("", "--stage", "unknown stage '" + s + "' (known: imitation, sim)");
+}
+
+const char* toString(Stage s) {
+  return s == Stage::Imitation ? "imitation" : "sim";
+}
+
+TrainConfig TrainConfig::defaults(Stage stage) {
+  TrainConfig c;
+  c.stage = stage;
+  if (stage == Stage::Imitation) {
+    // DAgger with the greedy policy, following the teacher's decisions half of the time at first:
+    // sampled behaviour and slower rates left the greedy policy further from the teacher.
+    c.episodes = 500;
+    c.explore = DecisionMode::Greedy;
+    c.lr = 3e-3;
+    c.lr_final = 3e-4;
+    c.epsilon = c.epsilon_final = 0;
+    c.entropy = c.entropy_final = 1e-3;
+    c.teacher_mix = 0.5;
+    c.teacher_mix_final = 0;
+  } else {
+    // The paper's epsilon-greedy behaviour (0.2 -> 0) and entropy bonus (1e-2, here decayed to
+    // 0), four episodes per update, lr 3e-4 decayed linearly to 1e-6, and self-imitation of the
+    // best episode so far (weight 1). Long enough for CHAINMM and FFNN; the LLAMA graphs need
+    // more episodes.
+    c.episodes = 12000;
+    c.explore = DecisionMode::EpsilonGreedy;
+    c.lr = 3e-4;
+    c.lr_final = 1e-6;
+    c.epsilon = 0.2;
+    c.epsilon_final = 0.0;
+    c.entropy = 1e-2;
+    c.entropy_final = 0;
+    c.teacher_mix = c.teacher_mix_final = 0;
+    c.rollouts = 4;
+    c.imitate_best = 1;
+    c.keep_best = true;
+    // Half of each update's episodes explore around the best episode so far (each node leaves
+    // its device with probability 0.03, to one PLC prefers), and ties replace the best: makespans
+    // are flat over many placements. Then the best episode is distilled into the policy, because
+    // the greedy policy alone ends above the best episode it found.
+    c.guided = 0.5;
+    c.guide_deviate = c.guide_deviate_final = 0.03;
+    c.distill_updates = 1500;
+    c.distill_lr = 3e-3;
+  }
+  return c;
+}
+
+namespace {
+
+const char* componentName(Component c) {
+  return c == Component::Learned ? "learned" : "heuristic";
+}
+
+std::string text(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+
+// Each tunable parameter with the field it shows (for the stage's defaults).
+struct Entry {
+  ParamSpec spec;
+  std::function<std::string(const TrainConfig&)> value;
+};
+
+Entry number(const char* name, double TrainConfig::*field, double lo, double hi, const char* help) {
+  return {{name, ParamSpec::Type::Number, "", lo, hi, {}, help},
+          [field](const TrainConfig& c) { return text(c.*field); }};
+}
+
+template <class T>
+Entry count(const char* name, T TrainConfig::*field, double lo, double hi, const char* help) {
+  return {{name, ParamSpec::Type::Integer, "", lo, hi, {}, help},
+          [field](const TrainConfig& c) { return std::to_string(c.*field); }};
+}
+
+Entry choice(const char* name, std::vector<std::string> choices,
+             std::string (*value)(const TrainConfig&), const char* help) {
+  return {{name, ParamSpec::Type::Choice, "", 0, 0, std::move(choices), help}, value};
+}
+
+const std::vector<Entry>& entries() {
+  using C = TrainConfig;
+  constexpr double kMany = 1e15;  // no practical upper bound
+  static const std::vector<Entry> table = {
+      count("episodes", &C::episodes, 1, kMany,
+            "Episodes (default: imitation 500, sim 12000; the paper graphs' LLAMA results used "
+            "32000)"),
+      number("lr", &C::lr, 0, 10,
+             "Learning rate (constant unless --lr-final; default: imitation 3e-3 -> 3e-4, sim "
+             "3e-4 -> 1e-6)"),
+      number("lr-final", &C::lr_final, 0, 10,
+             "Learning rate at the last episode (linear schedule)"),
+      number("epsilon", &C::epsilon, 0, 1,
+             "Probability of a uniform exploratory choice (default: imitation 0, sim 0.2 -> 0)"),
+      number("epsilon-final", &C::epsilon_final, 0, 1, "Epsilon at the last episode"),
+      number("entropy", &C::entropy, 0, 100,
+             "Entropy bonus weight (default: imitation 1e-3, sim 1e-2 -> 0)"),
+      number("entropy-final", &C::entropy_final, 0, 100, "Entropy weight at the last episode"),
+      number("teacher-mix", &C::teacher_mix, 0, 1,
+             "Imitation: probability of following the teacher at a step (default 0.5 -> 0)"),
+      number("teacher-mix-final", &C::teacher_mix_final, 0, 1, "Teacher mix at the last episode"),
+      number("clip-grad", &C::clip_grad_norm, 0, 1e9, "Gradient norm clip (0: none; default 1)"),
+      number("baseline-decay", &C::baseline_decay, 0, 1,
+             "Decay of the running-mean reward baseline (default 0.95)"),
+      count("eval-every", &C::eval_every, 0, kMany,
+            "Greedy evaluation every N episodes (default 50)"),
+      number("imitate-best", &C::imitate_best, 0, 1e6,
+             "Stage II: weight of self-imitation of the best episode so far (default 1; 0 = "
+             "plain REINFORCE)"),
+      number("guided", &C::guided, 0, 1,
+             "Stage II: fraction of each update's episodes that explore around the best episode "
+             "so far (default 0.5)"),
+      number("guide-deviate", &C::guide_deviate, 0, 1,
+             "Stage II, guided episodes: probability that a node leaves the best episode's "
+             "device (default 0.03)"),
+      number("guide-deviate-final", &C::guide_deviate_final, 0, 1,
+             "Stage II: the deviation probability at the last episode (linear schedule)"),
+      count("distill", &C::distill_updates, 0, 1000000,
+            "Stage II: at most this many final updates of pure imitation of the best episode, "
+            "until the greedy policy reaches it (default 1500)"),
+      number("distill-lr", &C::distill_lr, 0, 10,
+             "Learning rate of the distillation updates (default 3e-3)"),
+      choice(
+          "baseline", {"running-mean", "batch"},
+          [](const C& c) {
+            return std::string(c.baseline == C::Baseline::Batch ? "batch" : "running-mean");
+          },
+          "Stage II baseline: running-mean, or batch (mean of the update's other episodes)"),
+      count("rollouts", &C::rollouts, 1, 4096,
+            "Episodes per update; the encoder runs once per update (default: imitation 1, sim "
+            "4)"),
+      choice(
+          "explore", {"greedy", "epsilon-greedy", "sample"},
+          [](const C& c) { return std::string(policy::toString(c.explore)); },
+          "Behaviour policy: greedy, epsilon-greedy or sample (default: imitation greedy, sim "
+          "epsilon-greedy)"),
+      choice(
+          "sel", {"learned", "heuristic"},
+          [](const C& c) { return std::string(componentName(c.sel)); },
+          "SEL: learned, or heuristic (the ablation: bottom-level order)"),
+      choice(
+          "plc", {"learned", "heuristic"},
+          [](const C& c) { return std::string(componentName(c.plc)); },
+          "PLC: learned, or heuristic (the ablation: earliest-start device)"),
+      choice(
+          "cost-model", {"reference", "links"},
+          [](const C& c) { return std::string(doppler::toString(c.sim.model)); },
+          "Simulator cost model for stage II: reference or links"),
+      count("seed", &C::seed, 0, static_cast<double>(std::numeric_limits<uint64_t>::max()),
+            "Seed (initial weights and every episode)"),
+      count("threads", &C::threads, 0, 1024, "LibTorch and OpenBLAS threads"),
+      // Not checked by validate(): 0 or a negative value means no checkpoints along the way.
+      count("checkpoint-every", &C::checkpoint_every, 0, kMany,
+            "Also write the checkpoint every N episodes"),
+  };
+  return table;
+}
+
+void checkRange(double v, const char* name) {
+  const ParamSpec& s = trainParamSpec(name);
+  if (!std::isfinite(v) || v < s.min || v > s.max)
+    throw InputError("", std::string("--") + name,
+                     "must be between " + std::to_string(s.min) + " and " + std::to_string(s.max) +
+                         ", got " + std::to_string(v));
+}
+
+void checkCount(long v, const char* name) {
+  const ParamSpec& s = trainParamSpec(name);
+  if (v < s.min || v > s.max)
+    throw InputError("", std::string("--") + name,
+                     "must be between " + std::to_string(static_cast<long>(s.min)) + " and " +
+                         std::to_string(static_cast<long>(s.max)));
+}
+
+}  // namespace
+
+std::vector<ParamSpec> trainParamSpecs(Stage stage) {
+  const TrainConfig defaults = TrainConfig::defaults(stage);
+  std::vector<ParamSpec> out;
+  for (const Entry& e : entries()) {
+    out.push_back(e.spec);
+    out.back().default_value = e.value(defaults);
+  }
+  return out;
+}
+
+const ParamSpec& trainParamSpec(const std::string& name) {
+  for (const Entry& e : entries())
+    if (e.spec.name == name) return e.spec;
+  throw std::out_of_range("no training parameter '" + name + "'");
+}
+
+nlohmann::json TrainConfig::toJson() const {
+  return {{"stage", toString(stage)},
+          {"episodes", episodes},
+          {"lr", lr},
+          {"lr_final", lr_final},
+          {"epsilon", epsilon},
+          {"epsilon_final", epsilon_final},
+          {"entropy", entropy},
+          {"entropy_final", entropy_final},
+          {"teacher_mix", teacher_mix},
+          {"teacher_mix_final", teacher_mix_final},
+          {"explore", policy::toString(explore)},
+          {"rollouts", rollouts},
+          {"baseline_decay", baseline_decay},
+          {"normalize_advantage", normalize_advantage},
+          {"baseline", baseline == Baseline::Batch ? "batch" : "running-mean"},
+          {"imitate_best", imitate_best},
+          {"guided", guided},
+          {"guide_deviate", guide_deviate},
+          {"guide_deviate_final", guide_deviate_final},
+          {"distill_updates", distill_updates},
+          {"distill_lr", distill_lr},
+          {"clip_grad_norm", clip_grad_norm},
+          {"sel", componentName(sel)},
+          {"plc", componentName(plc)},
+          {"cost_model", doppler::toString(sim.model)},
+          {"noise", sim.noise},
+          {"seed", seed},
+          {"threads", threads},
+          {"eval_every", eval_every},
+          {"keep_best", keep_best}};
+}
+
+void TrainConfig::validate() const {
+  if (episodes < trainParamSpec("episodes").min)
+    throw InputError("", "--episodes", "must be at least 1");
+  checkRange(lr, "lr");
+  checkRange(lr_final, "lr-final");
+  checkRange(epsilon, "epsilon");
+  checkRange(epsilon_final, "epsilon-final");
+  checkRange(entropy, "entropy");
+  checkRange(entropy_final, "entropy-final");
+  checkRange(teacher_mix, "teacher-mix");
+  checkRange(teacher_mix_final, "teacher-mix-final");
+  checkRange(baseline_decay, "baseline-decay");
+  checkRange(clip_grad_norm, "clip-grad");
+  checkRange(imitate_best, "imitate-best");
+  checkRange(guided, "guided");
+  checkRange(guide_deviate, "guide-deviate");
+  checkRange(guide_deviate_final, "guide-deviate-final");
+  checkCount(distill_updates, "distill");
+  checkRange(distill_lr, "distill-lr");
+  checkCount(rollouts, "rollouts");
+  checkCount(threads, "threads");
+  if (eval_every < trainParamSpec("eval-every").min)
+    throw InputError("", "--eval-every", "must not be negative");
+  if (sel == Component::Heuristic && plc == Component::Heuristic)
+    throw InputError("", "components", "nothing to train: both SEL and PLC follow the heuristic");
+}
+
+}  // namespace doppler::train

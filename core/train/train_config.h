@@ -1,0 +1,86 @@
+#pragma once
+// The configuration of a training run of Doppler's dual policy, as plain data (no LibTorch): the
+// stages' defaults, the tunable parameters described as ParamSpecs (for the CLI's help and a
+// training form in the studio) and their validation.
+//
+// Stage I (imitation): cross-entropy of both policies against the critical-path teacher along
+// the policy's own trajectories (DAgger-style: the teacher's choices are computed in the states the
+// behaviour policy visits; ties count as equally right: the loss is -log of the probability of
+// the whole tie set).
+// Stage II (simulation): REINFORCE on the simulator's makespan with a running-mean baseline,
+// entropy bonus, epsilon schedule, a learning-rate schedule applied to the optimiser's parameter
+// groups, and gradient clipping.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/heuristics/method.h"
+#include "core/policy/policy_config.h"
+#include "core/sim/simulator.h"
+
+namespace doppler::train {
+
+enum class Stage { Imitation, Simulation };
+Stage parseStage(const std::string& s);  // "imitation" | "sim"; throws InputError
+const char* toString(Stage s);           // "imitation" | "sim"
+
+struct TrainConfig {
+  Stage stage = Stage::Imitation;
+  long episodes = 300;
+  // Linear schedules from the first value to the *_final value over the stage's episodes.
+  double lr = 3e-3, lr_final = 3e-4;      // applied to Adam's parameter groups every update
+  double epsilon = 0, epsilon_final = 0;  // exploration: a uniform choice with this probability
+  double entropy = 1e-3, entropy_final = 1e-3;        // entropy bonus weight
+  double teacher_mix = 0.5, teacher_mix_final = 0.0;  // imitation: follow the teacher at a step
+  // Behaviour policy: Greedy (with epsilon: epsilon-greedy as well), Sample, EpsilonGreedy.
+  policy::DecisionMode explore = policy::DecisionMode::Greedy;
+  int rollouts = 1;              // episodes per update (the encoder runs once per update)
+  double baseline_decay = 0.95;  // running mean (and variance) of the reward, exponential
+  // Baseline of stage II: the running mean, or (rollouts > 1) the mean of the update's other
+  // episodes (leave-one-out).
+  enum class Baseline { RunningMean, Batch } baseline = Baseline::RunningMean;
+  bool normalize_advantage = true;  // divide by the running standard deviation
+  // Stage II self-imitation: weight of the log-likelihood of the best episode so far, replayed
+  // (its decisions in its own states) under the current network; 0 = plain REINFORCE.
+  double imitate_best = 0;
+  // Stage II exploration around the best episode so far: this fraction of each update's episodes
+  // keep the best episode's device for every node except, with probability guide_deviate each, a
+  // device drawn from PLC's distribution over the others (policy-guided mutations of the elite).
+  double guided = 0, guide_deviate = 0.03, guide_deviate_final = 0.03;
+  // Stage II ends by distilling the best episode into the policy: up to distill_updates updates
+  // of pure self-imitation at distill_lr, evaluated greedily every 10, stopping once the greedy
+  // policy reaches the best episode's makespan (0 = no distillation). Not resumable: a cancelled
+  // distillation keeps the parameters it reached (and keep_best's choice).
+  long distill_updates = 0;
+  double distill_lr = 3e-3;
+  double clip_grad_norm = 1.0;  // 0 disables
+  // The dual-policy ablation: train one half while the other follows the heuristic.
+  policy::Component sel = policy::Component::Learned, plc = policy::Component::Learned;
+  SimOptions sim;  // the simulator that judges stage II episodes
+  uint64_t seed = 1;
+  int threads = 1;       // LibTorch and OpenBLAS threads for this run
+  long eval_every = 50;  // greedy evaluation every N episodes (and at the end); 0 = at the end only
+  bool keep_best = false;       // end with the parameters of the best greedy evaluation
+  std::string checkpoint_path;  // written at the end (and every checkpoint_every episodes)
+  long checkpoint_every = 0;
+  std::string graph_name;  // for the fingerprint
+
+  // The defaults of each stage (scripts/experiments/policy_note.md has the measurements behind
+  // them): imitation: 500 episodes, greedy DAgger with teacher mix 0.5 -> 0, lr 3e-3 -> 3e-4;
+  // sim: 12000 episodes, epsilon-greedy 0.2 -> 0, lr 3e-4 -> 1e-6, entropy 1e-2 -> 0, 4 episodes
+  // per update, running-mean baseline, self-imitation weight 1, keep_best, half the episodes
+  // guided by the best (deviation 0.03), distillation of the best (1500 updates at 3e-3).
+  static TrainConfig defaults(Stage stage);
+  nlohmann::json toJson() const;
+  void validate() const;  // throws InputError naming the option (--lr, ...)
+};
+
+// The tunable parameters of a run, named as `doppler train` options without the dashes ("lr",
+// "guide-deviate", ...), with the ranges validate() enforces, a description, and the stage's
+// default as text. Dependent parameters (lr-final, ...) default to the stage's schedule end.
+std::vector<ParamSpec> trainParamSpecs(Stage stage);
+// One of them by name; throws std::out_of_range for an unknown name.
+const ParamSpec& trainParamSpec(const std::string& name);
+
+}  // namespace doppler::train

@@ -1,0 +1,85 @@
+// The training configuration's parameter specs: one per tunable option, with the stage's default,
+// and the ranges validate() enforces (a value past either end is refused, naming the option).
+#include "core/train/train_config.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+
+#include "core/graph/input_error.h"
+
+namespace doppler::train {
+namespace {
+
+// The TrainConfig field behind each numeric option validate() checks.
+const std::map<std::string, std::function<void(TrainConfig&, double)>> kSetters = {
+    {"episodes", [](TrainConfig& c, double v) { c.episodes = std::lround(v); }},
+    {"lr", [](TrainConfig& c, double v) { c.lr = v; }},
+    {"lr-final", [](TrainConfig& c, double v) { c.lr_final = v; }},
+    {"epsilon", [](TrainConfig& c, double v) { c.epsilon = v; }},
+    {"epsilon-final", [](TrainConfig& c, double v) { c.epsilon_final = v; }},
+    {"entropy", [](TrainConfig& c, double v) { c.entropy = v; }},
+    {"entropy-final", [](TrainConfig& c, double v) { c.entropy_final = v; }},
+    {"teacher-mix", [](TrainConfig& c, double v) { c.teacher_mix = v; }},
+    {"teacher-mix-final", [](TrainConfig& c, double v) { c.teacher_mix_final = v; }},
+    {"clip-grad", [](TrainConfig& c, double v) { c.clip_grad_norm = v; }},
+    {"baseline-decay", [](TrainConfig& c, double v) { c.baseline_decay = v; }},
+    {"eval-every", [](TrainConfig& c, double v) { c.eval_every = std::lround(v); }},
+    {"imitate-best", [](TrainConfig& c, double v) { c.imitate_best = v; }},
+    {"guided", [](TrainConfig& c, double v) { c.guided = v; }},
+    {"guide-deviate", [](TrainConfig& c, double v) { c.guide_deviate = v; }},
+    {"guide-deviate-final", [](TrainConfig& c, double v) { c.guide_deviate_final = v; }},
+    {"distill", [](TrainConfig& c, double v) { c.distill_updates = std::lround(v); }},
+    {"distill-lr", [](TrainConfig& c, double v) { c.distill_lr = v; }},
+    {"rollouts", [](TrainConfig& c, double v) { c.rollouts = static_cast<int>(v); }},
+    {"threads", [](TrainConfig& c, double v) { c.threads = static_cast<int>(v); }},
+};
+
+TEST(TrainConfig, SpecRangesAreTheOnesValidateEnforces) {
+  for (Stage stage : {Stage::Imitation, Stage::Simulation}) {
+    for (const ParamSpec& spec : trainParamSpecs(stage)) {
+      EXPECT_FALSE(spec.default_value.empty()) << spec.name;
+      EXPECT_FALSE(spec.description.empty()) << spec.name;
+      const auto set = kSetters.find(spec.name);
+      if (set == kSetters.end()) continue;  // not range-checked (choices, seed, checkpoint-every)
+      const double step = spec.type == ParamSpec::Type::Integer ? 1 : 1e-6 * (1 + spec.max);
+      for (double ok : {spec.min, std::min(spec.max, 1e6)}) {
+        TrainConfig c = TrainConfig::defaults(stage);
+        set->second(c, ok);
+        EXPECT_NO_THROW(c.validate()) << spec.name << " = " << ok;
+      }
+      for (double bad : {spec.min - step, spec.max + step}) {
+        if (spec.max >= 1e15 && bad > spec.max) continue;  // no practical upper bound
+        TrainConfig c = TrainConfig::defaults(stage);
+        set->second(c, bad);
+        try {
+          c.validate();
+          ADD_FAILURE() << spec.name << " = " << bad << " accepted";
+        } catch (const InputError& e) {
+          EXPECT_EQ(e.where(), "--" + spec.name);
+        }
+      }
+    }
+  }
+  EXPECT_EQ(trainParamSpec("explore").choices.size(), 3u);
+  EXPECT_THROW(trainParamSpec("no-such-option"), std::out_of_range);
+}
+
+TEST(TrainConfig, SpecsShowEachStagesDefaults) {
+  auto value = [](Stage stage, const std::string& name) {
+    for (const ParamSpec& spec : trainParamSpecs(stage))
+      if (spec.name == name) return spec.default_value;
+    return std::string("?");
+  };
+  EXPECT_EQ(value(Stage::Imitation, "episodes"), "500");
+  EXPECT_EQ(value(Stage::Simulation, "episodes"), "12000");
+  EXPECT_EQ(value(Stage::Simulation, "lr"), "0.0003");
+  EXPECT_EQ(value(Stage::Simulation, "explore"), "epsilon-greedy");
+  EXPECT_EQ(value(Stage::Imitation, "baseline"), "running-mean");
+}
+
+}  // namespace
+}  // namespace doppler::train
