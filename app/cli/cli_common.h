@@ -57,7 +57,7 @@ void addPlaceCommand(CLI::App& app);
 void addSimulateCommand(CLI::App& app);
 void addExportTraceCommand(CLI::App& app);
 void addDemoCommand(CLI::App& app);
-void addRunsCommands(CLI::App& app);  // `doppler runs ...`: the run store
+void addRunsCommands(CLI::App& app);   // `doppler runs ...`: the run store
 void addTrainCommands(CLI::App& app);  // `doppler train`, `doppler eval`
 
 }  // namespace doppler::cli
