@@ -12,13 +12,15 @@
 #include "core/policy/policy.h"
 #include "core/sim/cost_table.h"
 #include "core/train/trainer.h"
+#include "paper_graph.h"
 
 namespace doppler {
 namespace {
 
 struct LlamaLayer {
-  DataflowGraph graph = readGraphFile(std::string(DOPPLER_SHARED_DATA) +
-                                      "/doppler-graphs/full_transformer_layer_261nodes.txt");
+  // The paper's graph, else the generated LLAMA-LAYER workload.
+  DataflowGraph graph =
+      bench::paperGraphOrGenerated("full_transformer_layer_261nodes.txt", "llama-layer");
   DeviceSet devices = DeviceSet::uniform(4);
   CostTable costs{graph, devices};
 };

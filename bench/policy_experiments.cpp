@@ -12,6 +12,9 @@
 //      critical-path's makespan.
 // Usage: policy_experiments [--sim-episodes N] [--llama-episodes N] [--imitation-episodes N]
 //                           [--seed S] [--skip-ablation] [--graphs a,b] [--json FILE]
+//                           [--data-dir DIR]
+// The paper graphs come from --data-dir, else $DOPPLER_DATA_DIR, else the built-in default
+// (core/graph/paper_data.h); without them the program says so and exits with status 0.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -24,6 +27,7 @@
 #include <vector>
 
 #include "core/graph/graph_io.h"
+#include "core/graph/paper_data.h"
 #include "core/heuristics/method.h"
 #include "core/policy/policy.h"
 #include "core/sim/lower_bound.h"
@@ -38,8 +42,6 @@ using policy::Component;
 using policy::Policy;
 using train::Stage;
 using train::TrainConfig;
-
-const std::string kDir = std::string(DOPPLER_SHARED_DATA) + "/doppler-graphs/";
 
 struct GraphCase {
   std::string label, file;
@@ -60,6 +62,7 @@ struct Options {
   bool ablation = true;
   std::vector<std::string> only;
   std::string json;
+  std::string data_dir;  // holds doppler-graphs/
   // Overrides of stage II's defaults (for the measurements behind those defaults).
   std::map<std::string, std::string> sim_overrides;
 };
@@ -190,6 +193,16 @@ bool wanted(const Options& o, const std::string& label) {
 }
 
 int run(const Options& opt) {
+  const DataDir dir = findDataDir(opt.data_dir);
+  std::vector<std::string> files;
+  for (const auto* cases : {&kPaper, &kTransfer})
+    for (const GraphCase& gc : *cases) files.push_back(gc.file);
+  if (const auto missing = missingPaperGraphs(dir, files); !missing.empty()) {
+    std::fprintf(stderr, "policy_experiments: %s; nothing to run\n",
+                 missingPaperGraphsMessage(dir, missing).c_str());
+    return 0;
+  }
+  auto read = [&](const GraphCase& gc) { return readGraphFile(paperGraph(gc.file, dir).path); };
   policy::setComputeThreads(1);
   nlohmann::json out = {{"seed", opt.seed},
                         {"imitation_episodes", opt.imitation},
@@ -213,7 +226,7 @@ int run(const Options& opt) {
   bool haveBlock = false;
   for (const GraphCase& gc : kPaper) {
     if (!wanted(opt, gc.label)) continue;
-    const DataflowGraph g = readGraphFile(kDir + gc.file);
+    const DataflowGraph g = read(gc);
     const CostTable costs(g, DeviceSet::uniform(gc.devices));
     const Baselines b = baselines(costs);
     const long simEpisodes = gc.label.rfind("LLAMA", 0) == 0 ? opt.llama : opt.sim;
@@ -303,7 +316,7 @@ int run(const Options& opt) {
           "\n|---|---|---|---|---|---|---|\n";
     out["transfer"] = nlohmann::json::array();
     for (const GraphCase& gc : kTransfer) {
-      const DataflowGraph g = readGraphFile(kDir + gc.file);
+      const DataflowGraph g = read(gc);
       const CostTable costs(g, DeviceSet::uniform(gc.devices));
       const Baselines b = baselines(costs);
       const double greedy = train::evaluatePolicy(blockPolicy, costs, 1).makespan_us;
@@ -369,6 +382,8 @@ int main(int argc, char** argv) {
       o.ablation = false;
     else if (a == "--json")
       o.json = next();
+    else if (a == "--data-dir")
+      o.data_dir = next();
     else if (a.rfind("--sim-", 0) == 0 && a != "--sim-episodes")
       o.sim_overrides[a.substr(6)] = next();
     else if (a == "--graphs") {
@@ -378,7 +393,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "usage: policy_experiments [--sim-episodes N] [--llama-episodes N] "
                    "[--imitation-episodes N] [--seed S] [--seeds N] [--skip-ablation] [--graphs "
-                   "A,B] [--json FILE]\n");
+                   "A,B] [--json FILE] [--data-dir DIR]\n");
       return 2;
     }
   }

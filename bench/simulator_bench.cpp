@@ -9,13 +9,16 @@
 #include "core/graph/graph_io.h"
 #include "core/pipeline/place_and_simulate.h"
 #include "core/sim/simulator.h"
+#include "paper_graph.h"
 
 namespace doppler {
 namespace {
 
-DataflowGraph llamaLayer() {
-  return readGraphFile(std::string(DOPPLER_SHARED_DATA) +
-                       "/doppler-graphs/full_transformer_layer_261nodes.txt");
+// The paper's LLAMA-LAYER graph, else the generated one (read once).
+const DataflowGraph& llamaLayer() {
+  static const DataflowGraph g =
+      bench::paperGraphOrGenerated("full_transformer_layer_261nodes.txt", "llama-layer");
+  return g;
 }
 
 // A layered random DAG: `n` nodes in layers of 100, each node fed by 1-3 nodes of the layer above.

@@ -8,11 +8,20 @@ DOPPLER_FUZZ_DEPS=1 scripts/install-deps.sh
 scripts/build.sh fuzz fuzz_graph_json fuzz_doppler_text fuzz_device_set fuzz_assignment
 out=build/fuzz/work
 mkdir -p "$out" build/fuzz/findings
-# Seed corpora: the shipped graphs and the formats' own examples.
+# Seed corpora: the repository's own text graphs (tests/data, malformed ones included), the paper
+# graphs when the data folder has them ($DOPPLER_DATA_DIR, else ../shared/data), and the formats'
+# own examples.
 for target in graph_json doppler_text device_set assignment; do
   mkdir -p "$out/corpus_$target"
 done
-cp ../shared/data/doppler-graphs/*.txt "$out/corpus_doppler_text/" 2>/dev/null || true
+cp tests/data/*.txt "$out/corpus_doppler_text/"
+for f in tests/data/malformed/*.txt; do cp "$f" "$out/corpus_doppler_text/malformed_$(basename "$f")"; done
+data_dir="${DOPPLER_DATA_DIR:-../shared/data}"
+if compgen -G "$data_dir/doppler-graphs/*.txt" >/dev/null; then
+  cp "$data_dir"/doppler-graphs/*.txt "$out/corpus_doppler_text/"
+else
+  echo "note: no paper graphs in $data_dir/doppler-graphs/ (set DOPPLER_DATA_DIR): seeding the text corpus from tests/data only"
+fi
 cp resources/graphs/*.json "$out/corpus_graph_json/" 2>/dev/null || true
 cp resources/devices/*.json "$out/corpus_device_set/" 2>/dev/null || true
 echo '{"assignment": {"a": 0, "b": 1, "c": 2}}' >"$out/corpus_assignment/seed1.json"

@@ -7,10 +7,28 @@
 # on the 2-core development machine.
 #   scripts/experiments/policy_experiments.sh [build-dir] [extra policy_experiments options]
 # Results: stdout (markdown) and <build-dir>/policy_experiments*.json.
+# The paper graphs are not in the repository: they are read from $DOPPLER_DATA_DIR/doppler-graphs/
+# (default ../shared/data, as the build's DOPPLER_DEFAULT_DATA_DIR); without them the script says
+# so and exits with status 0.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build="${1:-build/release}"
 shift || true
+data_dir="${DOPPLER_DATA_DIR:-../shared/data}"
+missing=()
+for f in chain_mm_112nodes.txt ffnn_192nodes.txt transformer_block_215nodes.txt \
+  full_transformer_layer_261nodes.txt 8gpu_transformer_block.txt 8gpu_full_transformer.txt; do
+  [[ -f "$data_dir/doppler-graphs/$f" ]] || missing+=("doppler-graphs/$f")
+done
+if ((${#missing[@]})); then
+  list=$(printf '%s, ' "${missing[@]}")
+  echo "policy_experiments.sh: the Doppler paper graphs (${list%, }) were not found in $data_dir:" \
+    "set DOPPLER_DATA_DIR=DIR, where DIR/doppler-graphs/ holds the files of" \
+    "github.com/xinyuyao/Doppler's compute_graph/" >&2
+  exit 0
+fi
+DOPPLER_DATA_DIR=$(cd "$data_dir" && pwd)
+export DOPPLER_DATA_DIR
 if [[ ! -d "$build" ]]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDOPPLER_BENCHMARKS=ON >/dev/null
 fi
@@ -42,7 +60,7 @@ else
 fi
 
 # Stage I + II on CHAINMM through the command line, timed end to end.
-graph=../shared/data/doppler-graphs/chain_mm_112nodes.txt
+graph="$DOPPLER_DATA_DIR/doppler-graphs/chain_mm_112nodes.txt"
 start=$(date +%s.%N)
 "$build/app/doppler" train --graph "$graph" --devices 4 --stage imitation --out "$tmp/il.pt" --no-record >/dev/null
 "$build/app/doppler" train --graph "$graph" --devices 4 --stage sim --episodes 12000 --from "$tmp/il.pt" \

@@ -10,16 +10,20 @@
 #include <set>
 #include <sstream>
 
-#include "cli_fixture.h"
 #include "sessions/run_store.h"
 #include "sessions/sqlite_db.h"
+#include "tests/support/cli_fixture.h"
+#include "tests/support/data.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const std::string kGraphs = std::string(DOPPLER_SHARED_DATA) + "/doppler-graphs/";
+// The repository's own Doppler-format graphs (tests/data).
+const std::string kChain = doppler::testing::testData("chain_mm_40nodes.txt");
+const std::string kFfnn = doppler::testing::testData("ffnn_60nodes.txt");
+constexpr size_t kChainNodes = 40;
 
 using Result = doppler::testing::CliResult;
 
@@ -33,21 +37,20 @@ class Cli : public doppler::testing::CliFixture {
 };
 
 TEST_F(Cli, PlaceJsonHasTheContractFields) {
-  Result r = run("place --graph " + kGraphs +
-                 "chain_mm_112nodes.txt --devices 4 --method critical-path --json");
+  Result r = run("place --graph " + kChain + " --devices 4 --method critical-path --json");
   ASSERT_EQ(r.status, 0) << r.err;
   json j = json::parse(r.out);
   EXPECT_EQ(j["method"], "critical-path");
   EXPECT_GT(j["makespan_us"].get<double>(), 0);
   EXPECT_TRUE(j["planned_makespan_us"].is_number());
-  ASSERT_EQ(j["planned_schedule"].size(), 76u);  // the list scheduler's own plan
+  ASSERT_EQ(j["planned_schedule"].size(), kChainNodes);  // the list scheduler's own plan
   double plannedEnd = 0;
   for (auto& s : j["planned_schedule"])
     plannedEnd = std::max(plannedEnd, s["finish_us"].get<double>());
   EXPECT_DOUBLE_EQ(plannedEnd, j["planned_makespan_us"].get<double>());
   EXPECT_LE(j["lower_bound_us"].get<double>(), j["makespan_us"].get<double>());
-  EXPECT_EQ(j["assignment"].size(), 76u);
-  EXPECT_EQ(j["schedule"].size(), 76u);
+  EXPECT_EQ(j["assignment"].size(), kChainNodes);
+  EXPECT_EQ(j["schedule"].size(), kChainNodes);
   for (auto& s : j["schedule"]) {
     EXPECT_TRUE(s.contains("node") && s.contains("device") && s.contains("start_us") &&
                 s.contains("finish_us"));
@@ -56,12 +59,11 @@ TEST_F(Cli, PlaceJsonHasTheContractFields) {
 }
 
 TEST_F(Cli, SimulatingAPlacementReproducesItsMakespan) {
-  Result p = run("place --graph " + kGraphs + "ffnn_192nodes.txt --devices 4 --method heft --json");
+  Result p = run("place --graph " + kFfnn + " --devices 4 --method heft --json");
   ASSERT_EQ(p.status, 0) << p.err;
   const std::string a =
       write("placed.json", p.out);  // the place output is accepted as an assignment
-  Result s = run("simulate --graph " + kGraphs + "ffnn_192nodes.txt --devices 4 --assignment " + a +
-                 " --json");
+  Result s = run("simulate --graph " + kFfnn + " --devices 4 --assignment " + a + " --json");
   ASSERT_EQ(s.status, 0) << s.err;
   json pj = json::parse(p.out), sj = json::parse(s.out);
   EXPECT_DOUBLE_EQ(pj["makespan_us"].get<double>(), sj["makespan_us"].get<double>());
@@ -72,8 +74,7 @@ TEST_F(Cli, SimulatingAPlacementReproducesItsMakespan) {
 
 TEST_F(Cli, SeededLocalSearchIsReproducible) {
   const std::string args =
-      "place --graph " + kGraphs +
-      "chain_mm_112nodes.txt --devices 4 --method local-search --budget 300 --seed 9 --json";
+      "place --graph " + kChain + " --devices 4 --method local-search --budget 300 --seed 9 --json";
   Result a = run(args), b = run(args);
   ASSERT_EQ(a.status, 0) << a.err;
   EXPECT_EQ(json::parse(a.out)["assignment"], json::parse(b.out)["assignment"]);
@@ -87,22 +88,87 @@ TEST_F(Cli, GenerateConvertInfoAndTrace) {
   ASSERT_EQ(info.status, 0) << info.err;
   json ij = json::parse(info.out);
   EXPECT_GT(ij["nodes"].get<int>(), 80);
-  Result conv =
-      run("graph convert --graph " + kGraphs + "chain_mm_112nodes.txt --out " + path("chain.json"));
+  Result conv = run("graph convert --graph " + kChain + " --out " + path("chain.json"));
   ASSERT_EQ(conv.status, 0) << conv.err;
   Result info2 = run("graph info --graph " + path("chain.json") + " --json");
-  EXPECT_EQ(json::parse(info2.out)["nodes"], 76);
+  EXPECT_EQ(json::parse(info2.out)["nodes"], kChainNodes);
   Result t = run("export-trace --graph " + path("chain.json") +
                  " --devices 4 --method heft --out " + path("t.json"));
   ASSERT_EQ(t.status, 0) << t.err;
   json tj = json::parse(slurp(path("t.json")));
-  EXPECT_GT(tj["traceEvents"].size(), 76u);
+  EXPECT_GT(tj["traceEvents"].size(), kChainNodes);
   Result dev = run("devices show 8xV100-NVLink --out " + path("v100.json"));
   ASSERT_EQ(dev.status, 0) << dev.err;
   Result p = run("place --graph " + path("block.json") + " --devices " + path("v100.json") +
                  " --method etf --json");
   ASSERT_EQ(p.status, 0) << p.err;
   EXPECT_EQ(json::parse(p.out)["device_count"], 8);
+}
+
+// `doppler demo` reads four paper graphs from the data folder (--data-dir, else $DOPPLER_DATA_DIR,
+// else the built-in default). Here a folder of stand-ins (the repository's chain graph under the
+// paper's file names) shows which were read.
+class Demo : public Cli {
+ protected:
+  std::string dataDir(const std::vector<std::string>& files) const {
+    fs::create_directories(path("data/doppler-graphs"));
+    for (const auto& f : files) fs::copy_file(kChain, path("data/doppler-graphs/" + f));
+    return path("data");
+  }
+  static std::vector<std::string> labels(const json& j) {
+    std::vector<std::string> out;
+    for (const auto& r : j["results"]) out.push_back(r["workload"].get<std::string>());
+    return out;
+  }
+  const std::vector<std::string> generated_ = {"chainmm (generated)", "ffnn (generated)",
+                                               "llama-block (generated)",
+                                               "llama-layer (generated)"};
+};
+
+TEST_F(Demo, WithoutThePaperGraphsSaysSoOnceAndGoesOn) {
+  const Result r = run("demo --budget 1 --json --data-dir " + path("nowhere"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(labels(json::parse(r.out)), generated_);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  for (const std::string& fragment :
+       {"doppler-graphs/chain_mm_112nodes.txt",
+        "doppler-graphs/full_transformer_layer_261nodes.txt", "were not found in",
+        "nowhere (--data-dir)", "--data-dir DIR", "DOPPLER_DATA_DIR=DIR"})
+    EXPECT_NE(r.err.find(fragment), std::string::npos)
+        << "missing '" << fragment << "' in " << r.err;
+  // The same from the environment; --no-shipped asks for none, so nothing is said.
+  const Result e = run("demo --budget 1 --json", "DOPPLER_DATA_DIR=" + path("nowhere"));
+  ASSERT_EQ(e.status, 0) << e.err;
+  EXPECT_NE(e.err.find("nowhere (DOPPLER_DATA_DIR)"), std::string::npos) << e.err;
+  const Result none = run("demo --budget 1 --json --no-shipped --data-dir " + path("nowhere"));
+  ASSERT_EQ(none.status, 0) << none.err;
+  EXPECT_EQ(none.err, "");
+}
+
+TEST_F(Demo, ReadsThePaperGraphsFromTheDataFolder) {
+  const std::string some = dataDir({"chain_mm_112nodes.txt", "ffnn_192nodes.txt"});
+  const Result r = run("demo --budget 1 --json", "DOPPLER_DATA_DIR=" + some);
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<std::string> expected = generated_;
+  expected.push_back("CHAINMM (paper)");
+  expected.push_back("FFNN (paper)");
+  const json j = json::parse(r.out);
+  EXPECT_EQ(labels(j), expected);
+  EXPECT_EQ(j["results"][4]["nodes"], kChainNodes);
+  // The two it lacks are named, on one line.
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("(doppler-graphs/transformer_block_215nodes.txt, "
+                       "doppler-graphs/full_transformer_layer_261nodes.txt) were not found in " +
+                       some + " (DOPPLER_DATA_DIR)"),
+            std::string::npos)
+      << r.err;
+  // --data-dir wins over the variable; with all four nothing is said.
+  dataDir({"transformer_block_215nodes.txt", "full_transformer_layer_261nodes.txt"});
+  const Result all =
+      run("demo --budget 1 --json --data-dir " + some, "DOPPLER_DATA_DIR=" + path("nowhere"));
+  ASSERT_EQ(all.status, 0) << all.err;
+  EXPECT_EQ(labels(json::parse(all.out)).size(), 8u);
+  EXPECT_EQ(all.err, "");
 }
 
 TEST_F(Cli, HelpEverywhere) {
@@ -162,6 +228,12 @@ TEST_F(Cli, BadInputGetsOneClearLineAndStatusTwo) {
   expectBadInput("place --devices 2 --graph " + path("big.json"), {"big.json", "larger than"});
   expectBadInput("place --devices 2 --graph " + path("missing.json"),
                  {"missing.json", "no such file"});
+  // The Doppler text format.
+  expectBadInput(
+      "place --devices 2 --graph " + doppler::testing::testData("malformed/bad_cost.txt"),
+      {"bad_cost.txt", "line 7", "compute cost", "'3.5'"});
+  expectBadInput("graph info --graph " + doppler::testing::testData("malformed/short.txt"),
+                 {"short.txt", "line 8", "expected 4 node cost lines"});
   // Assignments.
   expectBadInput(
       "simulate --devices 2 --graph " + g4 + " --assignment " + write("a1.json", R"({"a": 0})"),
@@ -207,7 +279,7 @@ TEST_F(Cli, FailedWriteKeepsThePreviousFile) {
 // --- The run store from the command line ---------------------------------------------------------
 
 TEST_F(Cli, PlaceRecordsItsRunInTheDefaultSession) {
-  const std::string g = kGraphs + "chain_mm_112nodes.txt";
+  const std::string g = kChain;
   Result text = run("place --graph " + g + " --devices 4 --method critical-path");
   ASSERT_EQ(text.status, 0) << text.err;
   const std::string db = path("xdg-data") + "/doppler-studio/runs.sqlite";
@@ -229,7 +301,7 @@ TEST_F(Cli, PlaceRecordsItsRunInTheDefaultSession) {
   EXPECT_EQ(r["method"], "heft");
   EXPECT_EQ(r["status"], "finished");
   EXPECT_EQ(r["seed"], 1);
-  EXPECT_EQ(r["graph"]["nodes"], 76);
+  EXPECT_EQ(r["graph"]["nodes"], kChainNodes);
   EXPECT_EQ(r["devices"]["count"], 4);
   EXPECT_DOUBLE_EQ(r["figures"]["makespan_us"].get<double>(), pj["makespan_us"].get<double>());
   EXPECT_DOUBLE_EQ(r["figures"]["lower_bound_us"].get<double>(),
@@ -239,19 +311,18 @@ TEST_F(Cli, PlaceRecordsItsRunInTheDefaultSession) {
   Result show = run("runs show 2 --json");
   ASSERT_EQ(show.status, 0) << show.err;
   const json sj = json::parse(show.out);
-  EXPECT_EQ(sj["placement"]["nodes"], 76);
-  EXPECT_EQ(sj["placement"]["decisions"], 76);  // the list scheduler's decision order
-  ASSERT_EQ(sj["timelines"].size(), 2u);        // simulated, and HEFT's own plan
+  EXPECT_EQ(sj["placement"]["nodes"], kChainNodes);
+  EXPECT_EQ(sj["placement"]["decisions"], kChainNodes);  // the list scheduler's decision order
+  ASSERT_EQ(sj["timelines"].size(), 2u);                 // simulated, and HEFT's own plan
   EXPECT_EQ(sj["timelines"][0]["label"], "simulated");
-  EXPECT_EQ(sj["timelines"][0]["nodes"], 76);
+  EXPECT_EQ(sj["timelines"][0]["nodes"], kChainNodes);
   Result showText = run("runs show 2");
   EXPECT_NE(showText.out.find("run 2  place  heft  finished"), std::string::npos) << showText.out;
 }
 
 TEST_F(Cli, NoRecordLeavesNoTrace) {
-  Result p =
-      run("place --graph " + kGraphs +
-          "chain_mm_112nodes.txt --devices 4 --no-record --json --db " + path("never.sqlite"));
+  Result p = run("place --graph " + kChain + " --devices 4 --no-record --json --db " +
+                 path("never.sqlite"));
   ASSERT_EQ(p.status, 0) << p.err;
   EXPECT_FALSE(json::parse(p.out).contains("run_id"));
   EXPECT_FALSE(fs::exists(path("never.sqlite")));
@@ -259,7 +330,7 @@ TEST_F(Cli, NoRecordLeavesNoTrace) {
 }
 
 TEST_F(Cli, CompareNamesTheNodesThatMoved) {
-  const std::string g = kGraphs + "ffnn_192nodes.txt", db = " --db " + path("runs.sqlite");
+  const std::string g = kChain, db = " --db " + path("runs.sqlite");
   Result a = run("place --graph " + g + " --devices 4 --method critical-path --json" + db);
   Result b = run("place --graph " + g + " --devices 4 --method heft --json" + db);
   ASSERT_EQ(a.status, 0) << a.err;
@@ -306,8 +377,7 @@ TEST_F(Cli, CompareNamesTheNodesThatMoved) {
 
 TEST_F(Cli, ExportWritesCsvAndJson) {
   const std::string db = " --db " + path("runs.sqlite");
-  Result p = run("place --graph " + kGraphs +
-                 "chain_mm_112nodes.txt --devices 4 --method etf --json" + db);
+  Result p = run("place --graph " + kChain + " --devices 4 --method etf --json" + db);
   ASSERT_EQ(p.status, 0) << p.err;
   const json pj = json::parse(p.out);
   const std::string id = std::to_string(pj["run_id"].get<int>());
@@ -354,7 +424,7 @@ TEST_F(Cli, ExportWritesCsvAndJson) {
 }
 
 TEST_F(Cli, SimulateRecordsItsTimeline) {
-  const std::string g = kGraphs + "ffnn_192nodes.txt", db = " --db " + path("runs.sqlite");
+  const std::string g = kFfnn, db = " --db " + path("runs.sqlite");
   Result p = run("place --graph " + g + " --devices 4 --method heft --no-record --json");
   ASSERT_EQ(p.status, 0) << p.err;
   const std::string a = write("placed.json", p.out);
@@ -378,7 +448,7 @@ TEST_F(Cli, SimulateRecordsItsTimeline) {
 }
 
 TEST_F(Cli, TagFilterAndDelete) {
-  const std::string db = " --db " + path("runs.sqlite"), g = kGraphs + "chain_mm_112nodes.txt";
+  const std::string db = " --db " + path("runs.sqlite"), g = kChain;
   for (const char* m : {"round-robin", "critical-path", "heft"})
     ASSERT_EQ(run("place --graph " + g + " --devices 4 --method " + std::string(m) + db).status, 0);
   Result t = run("runs tag 2 best meeting" + db);
@@ -406,7 +476,7 @@ TEST_F(Cli, TagFilterAndDelete) {
 
 // A --db that cannot hold runs: exit 2 with one line naming it, and the file is byte-identical.
 TEST_F(Cli, BadDatabaseIsRefusedAndLeftUnchanged) {
-  const std::string place = "place --graph " + kGraphs + "chain_mm_112nodes.txt --devices 4 --db ";
+  const std::string place = "place --graph " + kChain + " --devices 4 --db ";
   std::string garbage(5000, '\0');
   for (std::size_t i = 0; i < garbage.size(); ++i)
     garbage[i] = static_cast<char>((i * 7919 + 13) % 251);

@@ -9,15 +9,18 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli_fixture.h"
+#include "tests/support/cli_fixture.h"
+#include "tests/support/data.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const std::string kGraphs = std::string(DOPPLER_SHARED_DATA) + "/doppler-graphs/";
-const std::string kChain = kGraphs + "chain_mm_112nodes.txt";
+// The repository's own Doppler-format graphs (tests/data).
+const std::string kChain = doppler::testing::testData("chain_mm_40nodes.txt");
+const std::string kFfnn = doppler::testing::testData("ffnn_60nodes.txt");
+constexpr size_t kChainNodes = 40;
 // A small architecture keeps these tests quick.
 const std::string kSmall =
     " --hidden 16 --mp-steps 2 --edge-hidden 8 --head-hidden 16 --device-hidden 8";
@@ -57,10 +60,10 @@ TEST_F(TrainCli, TrainThenEvalPrintsPlaceJson) {
   EXPECT_EQ(j["method"], "doppler");
   EXPECT_GT(j["makespan_us"].get<double>(), 0);
   EXPECT_LE(j["lower_bound_us"].get<double>(), j["makespan_us"].get<double>());
-  EXPECT_EQ(j["assignment"].size(), 76u);
-  EXPECT_EQ(j["schedule"].size(), 76u);
+  EXPECT_EQ(j["assignment"].size(), kChainNodes);
+  EXPECT_EQ(j["schedule"].size(), kChainNodes);
   EXPECT_EQ(j["evaluations"], 1);
-  ASSERT_EQ(j["decisions"].size(), 76u);
+  ASSERT_EQ(j["decisions"].size(), kChainNodes);
   for (const auto& d : j["decisions"]) {
     double sel = 0, plc = 0;
     for (const auto& c : d["sel"]) sel += c["p"].get<double>();
@@ -84,8 +87,7 @@ TEST_F(TrainCli, TrainThenEvalPrintsPlaceJson) {
 
 TEST_F(TrainCli, APolicyEvaluatesOnAnyGraphAndDeviceCount) {
   const std::string ckpt = trained();
-  for (const std::string& target : {kGraphs + "8gpu_transformer_block.txt --devices 8",
-                                    kGraphs + "ffnn_192nodes.txt --devices 2"}) {
+  for (const std::string& target : {kFfnn + " --devices 8", kChain + " --devices 2"}) {
     const Result e = run("eval --policy " + ckpt + " --graph " + target + " --json --no-record");
     ASSERT_EQ(e.status, 0) << e.err;
     EXPECT_EQ(json::parse(e.out)["method"], "doppler");

@@ -6,11 +6,11 @@
 #include <fstream>
 
 #include "core/graph/input_error.h"
+#include "tests/support/data.h"
+#include "tests/support/temp_dir.h"
 
 namespace doppler {
 namespace {
-
-const std::string kShared = DOPPLER_SHARED_DATA;
 
 std::string errorOf(const std::function<void()>& f) {
   try {
@@ -92,30 +92,63 @@ TEST(GraphJson, ErrorsNameThePlace) {
       std::string::npos);
 }
 
-TEST(DopplerText, ReadsShippedChainMM) {
-  DataflowGraph g = readGraphFile(kShared + "/doppler-graphs/chain_mm_112nodes.txt");
-  EXPECT_EQ(g.nodeCount(), 76);  // 112 less 36 inputs
-  EXPECT_EQ(g.edgeCount(), 80);
-  EXPECT_DOUBLE_EQ(g.node(0).compute_us.at(0), 1e12 * 1e-6);
-  EXPECT_DOUBLE_EQ(*g.edge(0).transfer_us, 4e12 * 1e-6);  // comm cost of the source node
-  EXPECT_TRUE(g.isAcyclic());
+TEST(DopplerText, ReadsTheTestGraphs) {
+  for (const auto& t : testing::testGraphs()) {
+    DataflowGraph g = readGraphFile(testing::testData(t.file));
+    EXPECT_EQ(g.nodeCount(), t.nodes) << t.file;
+    EXPECT_EQ(g.edgeCount(), t.edges) << t.file;
+    EXPECT_TRUE(g.isAcyclic()) << t.file;
+    EXPECT_EQ(g.name + ".txt", t.file);
+  }
+  // Two branches of 2x2-tiled matmuls (tiles of 1536): a load costs a tile's elements, every
+  // transfer its bytes x 2000, the tile products 2 x 1536^3 (tests/data/make_graphs.py).
+  DataflowGraph chain = testing::readTestGraph("chain_mm_40nodes.txt");
+  EXPECT_DOUBLE_EQ(chain.node(0).compute_us.at(0), 1536.0 * 1536 * 1e-6);
+  EXPECT_DOUBLE_EQ(chain.node(1).compute_us.at(0), 2 * 1536.0 * 1536 * 1536 * 1e-6);
+  EXPECT_DOUBLE_EQ(*chain.edge(0).transfer_us, 4 * 1536.0 * 1536 * 2000 * 1e-6);  // the source's
+  EXPECT_TRUE(chain.node(0).op.empty());
+  // Op words, and a last line with its newline.
+  DataflowGraph diamonds = testing::readTestGraph("diamonds_12nodes.txt");
+  EXPECT_EQ(diamonds.node(0).op, "load");
+  EXPECT_EQ(diamonds.node(1).op, "matmul");
+  EXPECT_EQ(diamonds.node(11).op, "loss");
 }
 
-TEST(DopplerText, ReadsAllShippedGraphs) {
-  struct Expect {
-    const char* file;
-    int nodes, edges;
-  } files[] = {{"chain_mm_112nodes.txt", 76, 80},
-               {"ffnn_192nodes.txt", 180, 208},
-               {"transformer_block_215nodes.txt", 182, 234},
-               {"full_transformer_layer_261nodes.txt", 229, 284},
-               {"8gpu_transformer_block.txt", 302, 398},
-               {"8gpu_full_transformer.txt", 367, 470}};
-  for (auto& f : files) {
-    DataflowGraph g = readGraphFile(kShared + "/doppler-graphs/" + f.file);
-    EXPECT_EQ(g.nodeCount(), f.nodes) << f.file;
-    EXPECT_EQ(g.edgeCount(), f.edges) << f.file;
+TEST(DopplerText, MalformedFilesNameTheFileAndTheLine) {
+  struct Bad {
+    std::string file, expect;
+  } cases[] = {
+      {"bad_cost.txt",
+       "bad_cost.txt: line 7: expected a non-negative integer compute cost, "
+       "found '3.5'"},
+      {"short.txt",
+       "short.txt: line 8: expected 4 node cost lines (6 nodes less 2 inputs), found 3"},
+      {"edge_mismatch.txt", "edge_mismatch.txt: line 4: has 2 edge destinations but line 3 has 3"},
+      {"cycle.txt", "cycle.txt"},
+  };
+  for (const Bad& b : cases) {
+    std::string m = errorOf([&] { readGraphFile(testing::testData("malformed/" + b.file)); });
+    EXPECT_NE(m.find(b.expect), std::string::npos) << "expected '" << b.expect << "' in: " << m;
   }
+  EXPECT_NE(errorOf([] { readGraphFile(testing::testData("malformed/cycle.txt")); }).find("cycle"),
+            std::string::npos);
+}
+
+// The published graphs' sizes: needs the paper graphs (not in the repository).
+TEST(DopplerText, ReadsThePaperGraphs) {
+  const auto graphs = testing::readPaperGraphs();
+  if (graphs.empty()) return;
+  const std::pair<int, int> sizes[] = {{76, 80},   {180, 208}, {182, 234},
+                                       {229, 284}, {302, 398}, {367, 470}};
+  ASSERT_EQ(graphs.size(), 6u);
+  for (size_t i = 0; i < graphs.size(); ++i) {
+    EXPECT_EQ(graphs[i].graph.nodeCount(), sizes[i].first) << graphs[i].name;
+    EXPECT_EQ(graphs[i].graph.edgeCount(), sizes[i].second) << graphs[i].name;
+    EXPECT_TRUE(graphs[i].graph.isAcyclic()) << graphs[i].name;
+  }
+  const DataflowGraph& chain = graphs[0].graph;  // 112 less 36 inputs
+  EXPECT_DOUBLE_EQ(chain.node(0).compute_us.at(0), 1e12 * 1e-6);
+  EXPECT_DOUBLE_EQ(*chain.edge(0).transfer_us, 4e12 * 1e-6);  // comm cost of the source node
 }
 
 TEST(DopplerText, ScaleAndOpWord) {
@@ -189,9 +222,8 @@ TEST(DeviceJson, ErrorsNameTheField) {
 }
 
 TEST(Files, MissingEmptyHugeAndDirectory) {
-  auto dir =
-      std::filesystem::temp_directory_path() / ("doppler_io_test_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+  const testing::TempDir tmp("doppler_io_test");
+  const std::filesystem::path& dir = tmp.dir();
   EXPECT_NE(errorOf([&] { readGraphFile((dir / "nope.json").string()); }).find("no such file"),
             std::string::npos);
   EXPECT_NE(errorOf([&] { readGraphFile(dir.string()); }).find("is a directory"),
@@ -209,7 +241,6 @@ TEST(Files, MissingEmptyHugeAndDirectory) {
               readGraphFile((dir / "big.json").string());
             }).find("larger than the 64 MiB limit"),
             std::string::npos);
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <filesystem>
 
 #include "core/graph/device_set.h"
 #include "core/graph/generators.h"
@@ -15,38 +14,14 @@
 #include "core/sim/lower_bound.h"
 #include "core/sim/simulator.h"
 #include "tests/sim/schedule_invariants.h"
+#include "tests/support/data.h"
+#include "tests/support/graphs.h"
 
 namespace doppler {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-struct NodeDef {
-  std::string id;
-  std::vector<double> compute_us;  // one value, or one per device
-};
-
-DataflowGraph makeGraph(const std::vector<NodeDef>& nodes,
-                        const std::vector<std::tuple<std::string, std::string, double>>& edges) {
-  DataflowGraph g;
-  g.name = "test";
-  for (const auto& nd : nodes) {
-    Node n;
-    n.id = nd.id;
-    n.op = "op";
-    n.compute_us = nd.compute_us;
-    g.addNode(n);
-  }
-  for (const auto& [s, d, us] : edges) {
-    Edge e;
-    e.src = *g.find(s);
-    e.dst = *g.find(d);
-    e.transfer_us = us;
-    g.addEdge(e);
-  }
-  return g;
-}
 
 PlaceContext makeContext(const CostTable& c) {
   return PlaceContext{c, SimOptions{}, 1, 5000, ProgressFn{}, CancelToken{}};
@@ -61,25 +36,11 @@ Placement run(const std::string& method, const CostTable& c, const ParamValues& 
   return m.place(ctx, Params(m.params(), values));
 }
 
-struct GraphCase {
-  std::string name;
-  DataflowGraph graph;
-};
+using testing::NamedGraph;
 
-std::vector<GraphCase> paperGraphs() {
-  std::vector<GraphCase> out;
-  const std::filesystem::path dir = std::filesystem::path(DOPPLER_SHARED_DATA) / "doppler-graphs";
-  if (!std::filesystem::exists(dir)) return out;
-  std::vector<std::filesystem::path> files;
-  for (const auto& f : std::filesystem::directory_iterator(dir))
-    if (f.path().extension() == ".txt") files.push_back(f.path());
-  std::sort(files.begin(), files.end());
-  for (const auto& f : files) out.push_back({f.filename().string(), readGraphFile(f.string())});
-  return out;
-}
-
-std::vector<GraphCase> allGraphs() {
-  auto out = paperGraphs();
+// The repository's text graphs (tests/data) and the four generated workloads.
+std::vector<NamedGraph> allGraphs() {
+  auto out = testing::readTestGraphs();
   for (const char* kind : {"chainmm", "ffnn", "llama-block", "llama-layer"})
     out.push_back({kind, generateGraph(kind)});
   return out;
@@ -235,8 +196,8 @@ TEST(Registry, OrderAndLookup) {
 // Transfers: a->b 5, a->c 5, b->d 8, c->d 2. Mean compute a 10, b 50, c 45, d 10.
 // Bottom levels: d 10, b 50+8+10 = 68, c 45+2+10 = 57, a 10+5+68 = 83.
 DataflowGraph forkJoin() {
-  return makeGraph({{"a", {10, 10}}, {"b", {20, 80}}, {"c", {30, 60}}, {"d", {10, 10}}},
-                   {{"a", "b", 5}, {"a", "c", 5}, {"b", "d", 8}, {"c", "d", 2}});
+  return testing::graphOf({{"a", {10, 10}}, {"b", {20, 80}}, {"c", {30, 60}}, {"d", {10, 10}}},
+                          {{"a", "b", 5}, {"a", "c", 5}, {"b", "d", 8}, {"c", "d", 2}});
 }
 
 TEST(ListScheduler, BottomAndTopLevelsByHand) {
@@ -300,8 +261,8 @@ TEST(ListScheduler, InsertionFillsIdleGaps) {
   // a (10) -> b (100, transfer 200 keeps it with a) and a -> c (30, transfer 5); f (4) is an
   // independent node of the lowest rank. HEFT: a d0 [0,10], b d0 [10,110], c d1 [15,45]; f fits
   // the idle gap [0,15] of d1 with insertion, else goes after c at 45.
-  auto g = makeGraph({{"a", {10}}, {"b", {100}}, {"c", {30}}, {"f", {4}}},
-                     {{"a", "b", 200}, {"a", "c", 5}});
+  auto g = testing::graphOf({{"a", {10}}, {"b", {100}}, {"c", {30}}, {"f", {4}}},
+                            {{"a", "b", 200}, {"a", "c", 5}});
   CostTable c(g, DeviceSet::uniform(2));
   Placement with = run("heft", c);
   EXPECT_EQ(with.assignment, (Assignment{0, 0, 1, 1}));
@@ -320,8 +281,9 @@ TEST(ListScheduler, InsertionFillsIdleGaps) {
 
 TEST(ListScheduler, TieBreakRules) {
   // Three independent sources; x has two successors. Equal bottom levels (10 + 0 + 1).
-  auto g = makeGraph({{"p", {10}}, {"q", {10}}, {"x", {10}}, {"y", {1}}, {"z", {1}}, {"w", {1}}},
-                     {{"p", "w", 0}, {"q", "w", 0}, {"x", "y", 0}, {"x", "z", 0}});
+  auto g =
+      testing::graphOf({{"p", {10}}, {"q", {10}}, {"x", {10}}, {"y", {1}}, {"z", {1}}, {"w", {1}}},
+                       {{"p", "w", 0}, {"q", "w", 0}, {"x", "y", 0}, {"x", "z", 0}});
   CostTable c(g, DeviceSet::uniform(1));
   EXPECT_EQ(run("critical-path", c).order.front(), 0);
   EXPECT_EQ(run("critical-path", c, {{"tie_break", "most-successors"}}).order.front(), 2);
@@ -339,8 +301,8 @@ TEST(ListScheduler, TieBreakRules) {
 }
 
 TEST(ListScheduler, CriticalPathOnChainMatchesSimulator) {
-  auto g = makeGraph({{"a", {10}}, {"b", {20}}, {"c", {5}}, {"d", {7}}},
-                     {{"a", "b", 3}, {"b", "c", 3}, {"c", "d", 3}});
+  auto g = testing::graphOf({{"a", {10}}, {"b", {20}}, {"c", {5}}, {"d", {7}}},
+                            {{"a", "b", 3}, {"b", "c", 3}, {"c", "d", 3}});
   CostTable c(g, DeviceSet::uniform(3));
   Placement p = run("critical-path", c);
   EXPECT_EQ(p.assignment, (Assignment{0, 0, 0, 0}));
@@ -358,7 +320,7 @@ TEST(ListScheduler, CriticalPathOnChainMatchesSimulator) {
 
 TEST(ListScheduler, LeastLoadedRule) {
   // Four equal independent nodes on two devices: least-loaded alternates.
-  auto g = makeGraph({{"a", {5}}, {"b", {5}}, {"c", {5}}, {"d", {5}}}, {});
+  auto g = testing::graphOf({{"a", {5}}, {"b", {5}}, {"c", {5}}, {"d", {5}}}, {});
   CostTable c(g, DeviceSet::uniform(2));
   Placement p = run("critical-path", c, {{"device_rule", "least-loaded"}});
   EXPECT_EQ(p.assignment, (Assignment{0, 1, 0, 1}));
@@ -368,10 +330,10 @@ TEST(ListScheduler, LeastLoadedRule) {
 // ---------------------------------------------------------------------------------------------
 // Every method on every graph
 
-TEST(Methods, ValidOnEveryGraph) {
-  auto graphs = allGraphs();
-  ASSERT_GE(graphs.size(), 4u);
-  if (graphs.size() < 8) std::cerr << "note: shipped paper graphs not found, generated only\n";
+// On 2 and 4 devices: valid assignments and orders, valid simulated
+// schedules under both cost models, valid plans that agree with the simulator, never below the
+// lower bound.
+void expectEveryMethodValid(const std::vector<NamedGraph>& graphs) {
   for (const auto& gc : graphs) {
     for (int devices : {2, 4}) {
       CostTable c(gc.graph, DeviceSet::uniform(devices));
@@ -423,9 +385,21 @@ TEST(Methods, ValidOnEveryGraph) {
   }
 }
 
+TEST(Methods, ValidOnEveryGraph) {
+  auto graphs = allGraphs();
+  ASSERT_EQ(graphs.size(), 7u);
+  expectEveryMethodValid(graphs);
+}
+
+TEST(Methods, ValidOnThePaperGraphs) {
+  const auto graphs = testing::readPaperGraphs();
+  if (graphs.empty()) return;
+  expectEveryMethodValid(graphs);
+}
+
 TEST(Methods, SimpleBaselinesByHand) {
-  auto g = makeGraph({{"a", {1}}, {"b", {2}}, {"c", {3}}, {"d", {4}}, {"e", {5}}},
-                     {{"a", "b", 1}, {"a", "c", 1}});
+  auto g = testing::graphOf({{"a", {1}}, {"b", {2}}, {"c", {3}}, {"d", {4}}, {"e", {5}}},
+                            {{"a", "b", 1}, {"a", "c", 1}});
   CostTable c(g, DeviceSet::uniform(2));
   // Topological order with ties by index: a b c d e.
   EXPECT_EQ(run("round-robin", c).assignment, (Assignment{0, 1, 0, 1, 0}));
@@ -458,11 +432,10 @@ TEST(Methods, RandomUsesEveryDeviceAndTheSeed) {
 // ---------------------------------------------------------------------------------------------
 // Local search
 
+// The repository's FFNN-like graph: four identical shards a layer leave room to improve on
+// critical-path.
 DataflowGraph searchGraph() {
-  const auto papers = paperGraphs();
-  for (const auto& gc : papers)
-    if (gc.name == "ffnn_192nodes.txt") return gc.graph;
-  return generateGraph("ffnn");
+  return testing::readTestGraph("ffnn_60nodes.txt");
 }
 
 TEST(LocalSearch, ExactBudgetReproducibleNeverWorse) {
@@ -534,7 +507,7 @@ TEST(LocalSearch, ReportsProgressAndHonoursCancellation) {
 }
 
 TEST(LocalSearch, SingleDeviceAndBadParams) {
-  auto g = makeGraph({{"a", {1}}, {"b", {2}}}, {{"a", "b", 1}});
+  auto g = testing::graphOf({{"a", {1}}, {"b", {2}}}, {{"a", "b", 1}});
   CostTable c(g, DeviceSet::uniform(1));
   Placement p = run("local-search", c, {}, 1, 50);
   EXPECT_EQ(p.assignment, (Assignment{0, 0}));

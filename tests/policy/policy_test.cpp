@@ -17,22 +17,24 @@
 #include "core/heuristics/list_scheduler.h"
 #include "core/policy/features.h"
 #include "core/sim/cost_table.h"
+#include "tests/support/data.h"
+#include "tests/support/temp_dir.h"
 
 namespace doppler::policy {
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kGraphs = std::string(DOPPLER_SHARED_DATA) + "/doppler-graphs/";
 const PolicyConfig kSmall{32, 3, 16, 32, 16};
 
-DataflowGraph paperGraph(const std::string& file) {
-  return readGraphFile(kGraphs + file);
+// The repository's own Doppler-format graphs (tests/data).
+DataflowGraph testGraph(const std::string& file) {
+  return doppler::testing::readTestGraph(file);
 }
 
 std::string tempPath(const std::string& name) {
-  return (fs::temp_directory_path() / ("doppler_policy_" + std::to_string(::getpid()) + "_" + name))
-      .string();
+  static const doppler::testing::TempDir dir("doppler_policy");
+  return dir.path(name);
 }
 
 // Every step chooses from exactly the ready set, with distributions that sum to one.
@@ -72,7 +74,7 @@ void expectValidEpisode(const CostTable& c, const EpisodeResult& r) {
 }
 
 TEST(Policy, ProbabilitiesSumToOneAndOnlyReadyNodesAreChosen) {
-  const DataflowGraph g = paperGraph("ffnn_192nodes.txt");
+  const DataflowGraph g = testGraph("ffnn_60nodes.txt");
   const CostTable c(g, DeviceSet::uniform(4));
   Policy p(kSmall, 3);
   for (DecisionMode mode :
@@ -86,7 +88,7 @@ TEST(Policy, ProbabilitiesSumToOneAndOnlyReadyNodesAreChosen) {
 }
 
 TEST(Policy, MaskedDevicesAreNeverChosen) {
-  const DataflowGraph g = paperGraph("transformer_block_215nodes.txt");
+  const DataflowGraph g = testGraph("chain_mm_40nodes.txt");
   const int D = 4;
   const CostTable c(g, DeviceSet::uniform(D));
   Policy p(kSmall, 5);
@@ -127,8 +129,9 @@ TEST(Policy, MaskedDevicesAreNeverChosen) {
 }
 
 TEST(Policy, HeuristicHalvesReproduceCriticalPath) {
-  for (const char* file : {"chain_mm_112nodes.txt", "full_transformer_layer_261nodes.txt"}) {
-    const DataflowGraph g = paperGraph(file);
+  for (const auto& t : doppler::testing::testGraphs()) {
+    const std::string& file = t.file;
+    const DataflowGraph g = testGraph(file);
     const CostTable c(g, DeviceSet::uniform(4));
     const Placement cp = listSchedule(c, ListConfig{});
     Policy p(kSmall, 1);
@@ -157,7 +160,7 @@ TEST(Policy, RunsOnAnyGraphAndDeviceCount) {
     const CostTable c(g, DeviceSet::uniform(D));
     expectValidEpisode(c, p.run(c));
   }
-  const DataflowGraph g = paperGraph("8gpu_transformer_block.txt");
+  const DataflowGraph g = testGraph("ffnn_60nodes.txt");
   const CostTable c(g, DeviceSet::uniform(8));
   expectValidEpisode(c, p.run(c));
   // A graph without edges and a single node.
@@ -168,8 +171,19 @@ TEST(Policy, RunsOnAnyGraphAndDeviceCount) {
   expectValidEpisode(lc, p.run(lc));
 }
 
+// The paper's graphs on their device counts (4, and 8 for the last two).
+TEST(Policy, RunsOnThePaperGraphs) {
+  const auto graphs = doppler::testing::readPaperGraphs();
+  if (graphs.empty()) return;
+  Policy p(kSmall, 2);
+  for (const auto& [name, g] : graphs) {
+    const CostTable c(g, DeviceSet::uniform(name.rfind("8gpu", 0) == 0 ? 8 : 4));
+    expectValidEpisode(c, p.run(c));
+  }
+}
+
 TEST(Policy, GreedyIsDeterministicAndSeedsReproduce) {
-  const DataflowGraph g = paperGraph("chain_mm_112nodes.txt");
+  const DataflowGraph g = testGraph("chain_mm_40nodes.txt");
   const CostTable c(g, DeviceSet::uniform(4));
   EXPECT_EQ(Policy(kSmall, 9).parameters(), Policy(kSmall, 9).parameters());
   EXPECT_NE(Policy(kSmall, 9).parameters(), Policy(kSmall, 10).parameters());
@@ -202,7 +216,7 @@ TEST(Policy, GreedyIsDeterministicAndSeedsReproduce) {
 }
 
 TEST(Policy, CheckpointRoundTripGivesIdenticalGreedyDecisions) {
-  const DataflowGraph g = paperGraph("transformer_block_215nodes.txt");
+  const DataflowGraph g = testGraph("diamonds_12nodes.txt");
   const CostTable c(g, DeviceSet::uniform(4));
   Policy p(PolicyConfig{48, 2, 8, 24, 8}, 4);
   const std::string path = tempPath("roundtrip.pt");
@@ -266,7 +280,7 @@ TEST(Policy, ConfigurationIsValidatedAndDescribed) {
 }
 
 TEST(Policy, FeaturesAreNormalisedPerGraph) {
-  const DataflowGraph g = paperGraph("ffnn_192nodes.txt");
+  const DataflowGraph g = testGraph("ffnn_60nodes.txt");
   const CostTable c(g, DeviceSet::uniform(4));
   const GraphFeatures f = graphFeatures(c, "ffnn");
   ASSERT_EQ(f.x.size(), static_cast<size_t>(c.nodes()) * kNodeFeatures);

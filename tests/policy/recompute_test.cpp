@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "core/graph/graph_io.h"
 #include "core/policy/policy_impl.h"
 #include "core/sim/cost_table.h"
+#include "tests/support/data.h"
 
 namespace doppler::policy {
 namespace {
@@ -46,16 +46,14 @@ void checkEpisode(const CostTable& costs, const std::vector<uint8_t>& allowed, b
 }
 
 TEST(Recompute, MatchesRolloutProbabilities) {
-  DataflowGraph graph =
-      readGraphFile(std::string(DOPPLER_SHARED_DATA) + "/doppler-graphs/ffnn_192nodes.txt");
+  DataflowGraph graph = doppler::testing::readTestGraph("ffnn_60nodes.txt");
   CostTable costs(graph, DeviceSet::uniform(4));
   checkEpisode(costs, {}, false);
   checkEpisode(costs, {}, true);
 }
 
 TEST(Recompute, MatchesWithDeviceMask) {
-  DataflowGraph graph =
-      readGraphFile(std::string(DOPPLER_SHARED_DATA) + "/doppler-graphs/chain_mm_112nodes.txt");
+  DataflowGraph graph = doppler::testing::readTestGraph("chain_mm_40nodes.txt");
   CostTable costs(graph, DeviceSet::uniform(3));
   std::vector<uint8_t> allowed(static_cast<size_t>(costs.nodes()) * 3, 1);
   for (int v = 0; v < costs.nodes(); v += 2) allowed[static_cast<size_t>(v) * 3 + 1] = 0;
@@ -66,9 +64,8 @@ TEST(Recompute, MatchesWithDeviceMask) {
 // deviation 1 every node leaves its guide device, never for a masked one; recompute scores the
 // decisions actually taken.
 TEST(Recompute, GuidedEpisodesFollowTheirGuide) {
-  const CostTable costs(
-      readGraphFile(std::string(DOPPLER_SHARED_DATA) + "/doppler-graphs/chain_mm_112nodes.txt"),
-      DeviceSet::uniform(4));
+  const CostTable costs(doppler::testing::readTestGraph("chain_mm_40nodes.txt"),
+                        DeviceSet::uniform(4));
   const int n = costs.nodes(), D = costs.devices();
   Policy pol(PolicyConfig{32, 3, 16, 32, 16}, 7);
   const GraphFeatures f = graphFeatures(costs);

@@ -126,7 +126,7 @@ TEST_F(SessionFiles, CopyToReplacesATargetOnlyWithACompleteCopy) {
   EXPECT_EQ(s.path(), path("a.sqlite"));  // copyTo does not switch
   EXPECT_THROW(s.copyTo(path("a.sqlite")), InputError);
   EXPECT_THROW(s.copyTo(path("missing-dir/x.sqlite")), InputError);
-  for (const auto& e : fs::directory_iterator(dir_))
+  for (const auto& e : fs::directory_iterator(dir()))
     EXPECT_EQ(e.path().filename().string().find(".saving-"), std::string::npos) << e.path();
 }
 

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/sim/simulator.h"
-#include "test_graphs.h"
+#include "tests/support/graphs.h"
 
 namespace doppler {
 namespace {

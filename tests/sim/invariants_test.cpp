@@ -1,40 +1,46 @@
-// Invariants on every simulated schedule, over the shipped paper graphs and the generators,
-// with random assignments, both cost models, with and without noise.
+// Invariants on every simulated schedule, over the repository's text graphs (tests/data), the
+// generators and, when present, the paper graphs, with random assignments, both cost models, with
+// and without noise.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <random>
 
 #include "core/graph/generators.h"
-#include "core/graph/graph_io.h"
 #include "core/sim/lower_bound.h"
 #include "core/sim/simulator.h"
 #include "schedule_invariants.h"
+#include "tests/support/data.h"
 
 namespace doppler {
 namespace {
 
-struct Case {
-  std::string name;
-  DataflowGraph graph;
-};
+using Case = testing::NamedGraph;
 
-std::vector<Case> allGraphs() {
-  std::vector<Case> out;
-  const std::string dir = std::string(DOPPLER_SHARED_DATA) + "/doppler-graphs";
-  if (std::filesystem::exists(dir))
-    for (auto& f : std::filesystem::directory_iterator(dir))
-      out.push_back({f.path().filename().string(), readGraphFile(f.path().string())});
+// Two sets of graphs: the repository's text graphs (tests/data) and the generated workloads,
+// always there; and the paper's six, when the data folder holds them (else the test is skipped).
+enum class GraphSet { Local, Paper };
+
+std::vector<Case> graphsOf(GraphSet set) {
+  if (set == GraphSet::Paper) return testing::readPaperGraphs();
+  std::vector<Case> out = testing::readTestGraphs();
   for (auto& info : generatorKinds()) out.push_back({info.kind, generateGraph(info.kind)});
+  EXPECT_EQ(out.size(), 3 + generatorKinds().size());
   return out;
 }
 
-class Invariants : public ::testing::TestWithParam<int> {};
+std::string setName(GraphSet set) {
+  return set == GraphSet::Paper ? "Paper" : "Local";
+}
+void PrintTo(GraphSet set, std::ostream* os) {
+  *os << setName(set);
+}
+
+class Invariants : public ::testing::TestWithParam<std::tuple<GraphSet, int>> {};
 
 TEST_P(Invariants, HoldOnRandomAssignments) {
-  const int devices = GetParam();
-  auto graphs = allGraphs();
-  ASSERT_GE(graphs.size(), 4u);
+  const auto [set, devices] = GetParam();
+  const std::vector<Case> graphs = graphsOf(set);
+  if (graphs.empty()) return;  // skipped: no paper graphs
   std::mt19937 rng(7);
   for (const Case& cs : graphs) {
     DeviceSet d = DeviceSet::uniform(devices);
@@ -67,11 +73,21 @@ TEST_P(Invariants, HoldOnRandomAssignments) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, Invariants, ::testing::Values(1, 2, 4, 8));
+INSTANTIATE_TEST_SUITE_P(Graphs, Invariants,
+                         ::testing::Combine(::testing::Values(GraphSet::Local, GraphSet::Paper),
+                                            ::testing::Values(1, 2, 4, 8)),
+                         [](const auto& info) {
+                           return setName(std::get<0>(info.param)) + "_" +
+                                  std::to_string(std::get<1>(info.param)) + "devices";
+                         });
 
-TEST(FastPath, MatchesTheEventLoopExactly) {
+class OnGraphs : public ::testing::TestWithParam<GraphSet> {};
+
+TEST_P(OnGraphs, FastPathMatchesTheEventLoopExactly) {
+  const std::vector<Case> graphs = graphsOf(GetParam());
+  if (graphs.empty()) return;
   std::mt19937 rng(3);
-  for (const Case& cs : allGraphs()) {
+  for (const Case& cs : graphs) {
     CostTable c(cs.graph, DeviceSet::uniform(4));
     for (double noise : {0.0, 0.25}) {
       SimOptions fast, slow;
@@ -94,14 +110,19 @@ TEST(FastPath, MatchesTheEventLoopExactly) {
   }
 }
 
-TEST(Simulator, SingleDeviceMakespanIsTotalWork) {
-  for (const Case& cs : allGraphs()) {
+TEST_P(OnGraphs, SingleDeviceMakespanIsTotalWork) {
+  const std::vector<Case> graphs = graphsOf(GetParam());
+  if (graphs.empty()) return;
+  for (const Case& cs : graphs) {
     CostTable c(cs.graph, DeviceSet::uniform(1));
     double total = 0;
     for (int v = 0; v < c.nodes(); ++v) total += c.compute(v, 0);
     EXPECT_NEAR(Simulator(c).makespan(Assignment(c.nodes(), 0)), total, total * 1e-12) << cs.name;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Graphs, OnGraphs, ::testing::Values(GraphSet::Local, GraphSet::Paper),
+                         [](const auto& info) { return setName(info.param); });
 
 TEST(Simulator, NoiseChangesExecutionOrderButNotValidity) {
   auto g = generateGraph("llama-layer");

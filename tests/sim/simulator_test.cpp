@@ -5,7 +5,7 @@
 #include "core/graph/device_set.h"
 #include "core/graph/input_error.h"
 #include "core/sim/lower_bound.h"
-#include "test_graphs.h"
+#include "tests/support/graphs.h"
 
 namespace doppler {
 namespace {

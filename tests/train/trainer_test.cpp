@@ -19,6 +19,8 @@
 #include "core/policy/features.h"
 #include "core/policy/policy.h"
 #include "core/sim/simulator.h"
+#include "tests/support/data.h"
+#include "tests/support/temp_dir.h"
 #include "core/train/evaluation.h"
 #include "core/train/train_job.h"
 
@@ -30,16 +32,16 @@ using policy::Component;
 using policy::Policy;
 using policy::PolicyConfig;
 
-const std::string kGraphs = std::string(DOPPLER_SHARED_DATA) + "/doppler-graphs/";
 const PolicyConfig kSmall{32, 3, 16, 32, 16};
 
 std::string tempPath(const std::string& name) {
-  return (fs::temp_directory_path() / ("doppler_train_" + std::to_string(::getpid()) + "_" + name))
-      .string();
+  static const doppler::testing::TempDir dir("doppler_train");
+  return dir.path(name);
 }
 
+// The repository's two-branch chain of tiled matmuls (tests/data, 40 nodes).
 struct Chain {
-  DataflowGraph graph = readGraphFile(kGraphs + "chain_mm_112nodes.txt");
+  DataflowGraph graph = doppler::testing::readTestGraph("chain_mm_40nodes.txt");
   DeviceSet devices = DeviceSet::uniform(4);
   CostTable costs{graph, devices};
 };
@@ -285,7 +287,7 @@ TEST(Trainer, DistillationMakesTheGreedyPolicyReproduceTheBestEpisode) {
 TEST(Trainer, InterchangeableDevicesAreRelabelledInOrderOfFirstUse) {
   Chain ch;
   EXPECT_TRUE(devicesInterchangeable(ch.costs));
-  // The paper's text graphs give transfer times directly; a generated graph's transfers depend on
+  // Doppler text graphs give transfer times directly; a generated graph's transfers depend on
   // the DGX-1's mixed NVLink/PCIe links.
   EXPECT_TRUE(devicesInterchangeable(CostTable(ch.graph, devicePreset("8xV100-NVLink"))));
   EXPECT_FALSE(devicesInterchangeable(

@@ -1,0 +1,26 @@
+#pragma once
+// A test fixture that runs the real `doppler` binary: a temporary folder per test, the child's
+// data directory inside it, stdout/stderr captured, and a time limit so a hang fails the test.
+#include <string>
+#include <vector>
+
+#include "tests/support/temp_dir.h"
+
+namespace doppler::testing {
+
+struct CliResult {
+  int status = -1;
+  std::string out, err;
+};
+
+class CliFixture : public TempDirTest {
+ protected:
+  // The child's data directory is the test's own (XDG_DATA_HOME and HOME): runs recorded without
+  // --db land there, never in the real user's data directory. `env` adds NAME=VALUE settings.
+  CliResult run(const std::string& args, const std::string& env = {}) const;
+  // Expects exit status 2 and exactly one line on stderr containing every fragment.
+  CliResult expectBadInput(const std::string& args,
+                           const std::vector<std::string>& fragments) const;
+};
+
+}  // namespace doppler::testing
