@@ -19,10 +19,10 @@
 #include "core/policy/features.h"
 #include "core/policy/policy.h"
 #include "core/sim/simulator.h"
-#include "tests/support/data.h"
-#include "tests/support/temp_dir.h"
 #include "core/train/evaluation.h"
 #include "core/train/train_job.h"
+#include "tests/support/data.h"
+#include "tests/support/temp_dir.h"
 
 namespace doppler::train {
 namespace {
