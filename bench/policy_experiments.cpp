@@ -15,6 +15,7 @@
 //                           [--data-dir DIR]
 // The paper graphs come from --data-dir, else $DOPPLER_DATA_DIR, else the built-in default
 // (core/graph/paper_data.h); without them the program says so and exits with status 0.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -196,7 +197,8 @@ int run(const Options& opt) {
   const DataDir dir = findDataDir(opt.data_dir);
   std::vector<std::string> files;
   for (const auto* cases : {&kPaper, &kTransfer})
-    for (const GraphCase& gc : *cases) files.push_back(gc.file);
+    for (const GraphCase& gc : *cases)
+      if (std::find(files.begin(), files.end(), gc.file) == files.end()) files.push_back(gc.file);
   if (const auto missing = missingPaperGraphs(dir, files); !missing.empty()) {
     std::fprintf(stderr, "policy_experiments: %s; nothing to run\n",
                  missingPaperGraphsMessage(dir, missing).c_str());
