@@ -21,9 +21,9 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 // The repository's own Doppler-format graphs (tests/data).
-const std::string kChain = doppler::testing::testData("chain_mm_40nodes.txt");
-const std::string kFfnn = doppler::testing::testData("ffnn_60nodes.txt");
-constexpr size_t kChainNodes = 40;
+const std::string& kChain = doppler::testing::kChainGraph;
+const std::string& kFfnn = doppler::testing::kFfnnGraph;
+constexpr size_t kChainNodes = doppler::testing::kChainGraphNodes;
 
 using Result = doppler::testing::CliResult;
 

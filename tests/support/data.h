@@ -12,6 +12,10 @@ namespace doppler::testing {
 
 // tests/data/<name>.
 std::string testData(const std::string& name);
+// The two graphs the CLI suites drive: a 40-node chain of matmuls and a 60-node FFNN.
+inline const std::string kChainGraph = testData("chain_mm_40nodes.txt");
+inline const std::string kFfnnGraph = testData("ffnn_60nodes.txt");
+inline constexpr size_t kChainGraphNodes = 40;
 
 // The text graphs of tests/data with their sizes once parsed (inputs dropped).
 struct TestGraph {

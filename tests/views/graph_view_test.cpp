@@ -6,20 +6,14 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/support/mouse.h"
 #include "tests/views/synthetic.h"
 #include "views/common/image_export.h"
 #include "views/common/selection_state.h"
 
 using namespace doppler;
 using namespace doppler::views;
-
-namespace {
-void sendMouse(QWidget* w, QEvent::Type type, QPoint pos, Qt::MouseButton button,
-               Qt::MouseButtons buttons) {
-  QMouseEvent e(type, QPointF(pos), w->mapToGlobal(QPointF(pos)), button, buttons, Qt::NoModifier);
-  QApplication::sendEvent(w, &e);
-}
-}  // namespace
+using doppler::qtest::sendMouse;
 
 class GraphViewTest : public QObject {
   Q_OBJECT

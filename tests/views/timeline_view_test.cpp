@@ -7,22 +7,16 @@
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/mouse.h"
 #include "tests/views/synthetic.h"
 #include "views/common/image_export.h"
 #include "views/common/selection_state.h"
 
 using namespace doppler;
 using namespace doppler::views;
+using doppler::qtest::sendMouse;
 
-namespace {
-
-void sendMouse(QWidget* w, QEvent::Type type, QPoint pos, Qt::MouseButton button,
-               Qt::MouseButtons buttons) {
-  QMouseEvent e(type, QPointF(pos), w->mapToGlobal(QPointF(pos)), button, buttons, Qt::NoModifier);
-  QApplication::sendEvent(w, &e);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 class TimelineViewTest : public QObject {
   Q_OBJECT
