@@ -1,0 +1,159 @@
+// The studio's job runner with real threads: results arrive on the GUI thread, a newer job in a
+// slot supersedes the old one (its token is set, its result and progress dropped), cancel keeps
+// the result, slots run independently, failures arrive as messages, and waitIdle waits for all.
+#include "app/studio/job_runner.h"
+
+#include <QSignalSpy>
+#include <QThread>
+#include <QtTest>
+#include <atomic>
+#include <stdexcept>
+
+using namespace doppler;
+using namespace doppler::studio;
+
+namespace {
+
+// Spins until the token is cancelled (or a generous bound passes), as a long search would.
+int waitForCancel(const JobContext& ctx) {
+  for (int i = 0; i < 20000 && !ctx.cancelled(); ++i) QThread::msleep(1);
+  return ctx.cancelled() ? -1 : 0;
+}
+
+}  // namespace
+
+class JobRunnerTest : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void resultArrivesOnTheGuiThread() {
+    JobRunner runner;
+    QThread* worker = nullptr;
+    QThread* delivered = nullptr;
+    int result = 0;
+    runner.start<int>(
+        JobSlot::Placement,
+        [&](const JobContext&) {
+          worker = QThread::currentThread();
+          return 42;
+        },
+        [&](int r) {
+          result = r;
+          delivered = QThread::currentThread();
+        });
+    QVERIFY(runner.busy(JobSlot::Placement));
+    QVERIFY(runner.waitIdle(10000));
+    QCOMPARE(result, 42);
+    QVERIFY(worker != QThread::currentThread());
+    QCOMPARE(delivered, QThread::currentThread());
+    QVERIFY(!runner.busy(JobSlot::Placement));
+  }
+
+  void aNewJobSupersedesTheOld() {
+    JobRunner runner;
+    std::atomic<bool> firstSawCancel{false};
+    QList<int> results;
+    int progressShown = 0;
+    runner.start<int>(
+        JobSlot::Search,
+        [&](const JobContext& ctx) {
+          // The GUI thread handles this post only in waitIdle, after the second start below.
+          ctx.post([&] { ++progressShown; });
+          const int r = waitForCancel(ctx);
+          firstSawCancel = ctx.cancelled();
+          ctx.post([&] { ++progressShown; });
+          return r;
+        },
+        [&](int r) { results << r; });
+    QThread::msleep(20);
+    const int second = runner.start<int>(
+        JobSlot::Search, [](const JobContext&) { return 7; }, [&](int r) { results << r; });
+    QVERIFY(runner.waitIdle(20000));
+    QVERIFY(firstSawCancel);
+    QCOMPARE(results, QList<int>{7});  // the first job's result was dropped
+    QCOMPARE(progressShown, 0);        // and so was its progress
+    QCOMPARE(runner.currentId(JobSlot::Search), second);
+  }
+
+  void cancelKeepsTheResult() {
+    JobRunner runner;
+    int result = 0;
+    runner.start<int>(JobSlot::Search, waitForCancel, [&](int r) { result = r; });
+    QThread::msleep(20);
+    runner.cancel(JobSlot::Search);
+    QVERIFY(runner.waitIdle(20000));
+    QCOMPARE(result, -1);  // the job saw the cancel and its (best so far) result was shown
+  }
+
+  void abandonDropsTheResult() {
+    JobRunner runner;
+    bool delivered = false;
+    QSignalSpy busy(&runner, &JobRunner::busyChanged);
+    runner.start<int>(JobSlot::Layout, waitForCancel, [&](int) { delivered = true; });
+    runner.abandon(JobSlot::Layout);
+    QVERIFY(!runner.busy(JobSlot::Layout));
+    QVERIFY(runner.waitIdle(20000));
+    QTest::qWait(100);  // the abandoned job finishes on its thread; nothing may arrive
+    QVERIFY(!delivered);
+    QCOMPARE(busy.count(), 2);  // busy, then idle
+  }
+
+  void slotsRunSideBySide() {
+    JobRunner runner;
+    std::atomic<bool> layoutStarted{false};
+    int done = 0;
+    // The layout job waits for the search job to have started: one thread for both would hang
+    // until the bound in waitForCancel.
+    std::atomic<bool> searchStarted{false};
+    runner.start<int>(
+        JobSlot::Layout,
+        [&](const JobContext&) {
+          layoutStarted = true;
+          for (int i = 0; i < 10000 && !searchStarted; ++i) QThread::msleep(1);
+          return searchStarted ? 1 : 0;
+        },
+        [&](int r) { done += r; });
+    runner.start<int>(
+        JobSlot::Search,
+        [&](const JobContext&) {
+          searchStarted = true;
+          for (int i = 0; i < 10000 && !layoutStarted; ++i) QThread::msleep(1);
+          return layoutStarted ? 1 : 0;
+        },
+        [&](int r) { done += r; });
+    QVERIFY(runner.waitIdle(30000));
+    QCOMPARE(done, 2);
+  }
+
+  void failuresArriveAsMessages() {
+    JobRunner runner;
+    QString error;
+    bool delivered = false;
+    runner.start<int>(
+        JobSlot::Placement,
+        [](const JobContext&) -> int { throw std::runtime_error("g.json: nodes[3]: bad"); },
+        [&](int) { delivered = true; }, [&](const QString& e) { error = e; });
+    QVERIFY(runner.waitIdle(10000));
+    QVERIFY(!delivered);
+    QCOMPARE(error, QStringLiteral("g.json: nodes[3]: bad"));
+    QVERIFY(runner.idle());
+  }
+
+  void destroyingTheRunnerStopsItsJobs() {
+    std::atomic<bool> sawCancel{false};
+    {
+      JobRunner runner;
+      runner.start<int>(JobSlot::Training,
+                        [&](const JobContext& ctx) {
+                          const int r = waitForCancel(ctx);
+                          sawCancel = ctx.cancelled();
+                          return r;
+                        },
+                        {});
+      QThread::msleep(20);
+    }  // the destructor cancels and joins: no wait of 20 s
+    QVERIFY(sawCancel);
+  }
+};
+
+QTEST_GUILESS_MAIN(JobRunnerTest)
+#include "job_runner_test.moc"
