@@ -104,6 +104,16 @@ class GraphViewTest : public QObject {
     QCOMPARE(view_->layoutDirection(), before);
   }
 
+  void aCancelledLayoutStopsBeforeGraphviz() {
+    const LayoutInput in = makeLayoutInput(*snapshot_->graph, view_->font());
+    CancelToken cancel;
+    cancel.cancel();
+    const LayoutResult r = computeLayout(in, cancel);
+    QVERIFY(r.cancelled);
+    QVERIFY(r.centers.empty());
+    QVERIFY(!computeLayout(in).cancelled);
+  }
+
   void crossDeviceEdgesCounted() {
     int cross = 0;
     for (const Edge& e : snapshot_->graph->edges())
