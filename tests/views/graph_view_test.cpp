@@ -63,24 +63,30 @@ class GraphViewTest : public QObject {
     QCOMPARE(layouts_, 1);
   }
 
+  static Node named(const std::string& id) {
+    Node node;
+    node.id = id;
+    return node;
+  }
+
   void layoutDirectionFollowsThePaneAndFlips() {
     // A deep, narrow graph (a 60-node chain) goes left to right in a wide pane, top to bottom in
     // a tall one.
     DataflowGraph chain;
     for (int v = 0; v < 60; ++v) {
-      chain.addNode(Node{"n" + std::to_string(v)});
+      chain.addNode(named("n" + std::to_string(v)));
       if (v > 0) chain.addEdge("n" + std::to_string(v - 1), "n" + std::to_string(v), 1e6);
     }
     QCOMPARE(preferredDirection(chain, QSizeF(1100, 500)), LayoutDirection::LeftToRight);
     QCOMPARE(preferredDirection(chain, QSizeF(500, 1100)), LayoutDirection::TopToBottom);
     // A wide, shallow graph (60 independent nodes) stays top to bottom in a wide pane.
     DataflowGraph flat;
-    for (int v = 0; v < 60; ++v) flat.addNode(Node{"f" + std::to_string(v)});
+    for (int v = 0; v < 60; ++v) flat.addNode(named("f" + std::to_string(v)));
     QCOMPARE(preferredDirection(flat, QSizeF(1100, 500)), LayoutDirection::TopToBottom);
     // A small graph that fits legibly either way takes the direction with the larger zoom.
     DataflowGraph small;
     for (int v = 0; v < 4; ++v) {
-      small.addNode(Node{"s" + std::to_string(v)});
+      small.addNode(named("s" + std::to_string(v)));
       if (v > 0) small.addEdge("s" + std::to_string(v - 1), "s" + std::to_string(v), 1e6);
     }
     QCOMPARE(preferredDirection(small, QSizeF(1100, 150)), LayoutDirection::LeftToRight);
