@@ -36,12 +36,6 @@ namespace doppler::studio {
 
 using namespace doppler::views;
 
-namespace {
-const char* kNoSelection =
-    "<p style='color:gray'>Click a node in the graph or a bar in the timeline to see what it is, "
-    "where and when it ran, and its transfers.</p>";
-}  // namespace
-
 MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
     : QMainWindow(parent),
       options_(options),
@@ -150,7 +144,7 @@ void MainWindow::connectParts() {
 
   connect(selection_, &SelectionState::selectedChanged, this, [this](int v) {
     const SnapshotPtr s = document_->snapshot();
-    details_->setHtml(s && v >= 0 ? nodeDetailsHtml(*s, v) : tr(kNoSelection));
+    details_->setHtml(s && v >= 0 ? nodeDetailsHtml(*s, v) : noNodeSelectedHtml());
     const QModelIndex proxy =
         nodeProxy_->mapFromSource(nodeModel_->index(nodeModel_->rowOfNode(v), 0));
     if (proxy.isValid() && nodeTable_->currentIndex().row() != proxy.row()) {

@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "app/studio/main_window.h"
+#include "views/common/node_details.h"
 #include "views/common/selection_state.h"
 #include "views/models/device_summary_model.h"
 #include "views/models/node_table_model.h"
@@ -73,9 +74,7 @@ void MainWindow::buildDocks() {
   details_->setObjectName(QStringLiteral("details"));
   details_->setAcceptDrops(false);
   details_->setOpenLinks(false);
-  details_->setHtml(
-      tr("<p style='color:gray'>Click a node in the graph or a bar in the timeline to see what "
-         "it is, where and when it ran, and its transfers.</p>"));
+  details_->setHtml(noNodeSelectedHtml());
   detailsDock_ = dock(tr("Node details"), "detailsDock", details_);
   addDockWidget(Qt::RightDockWidgetArea, detailsDock_);
 

@@ -1,14 +1,11 @@
 #include "app/studio/placement_compute.h"
 
-#include "core/sim/lower_bound.h"
-
 namespace doppler::studio {
 
 PlacementInputs makeInputs(std::shared_ptr<const DataflowGraph> graph,
                            std::shared_ptr<const DeviceSet> devices, std::string spec) {
   PlacementInputs in;
   in.costs = std::make_shared<const CostTable>(*graph, *devices);  // checks the device count
-  in.lowerBound = lowerBound(*in.costs).value();
   in.graph = std::move(graph);
   in.devices = std::move(devices);
   in.devicesSpec = std::move(spec);

@@ -17,10 +17,10 @@ struct PlacementInputs {
   std::shared_ptr<const DeviceSet> devices;
   std::shared_ptr<const CostTable> costs;
   std::string devicesSpec;
-  double lowerBound = 0;
 };
 
-// Builds the cost table and lower bound; throws InputError if the graph does not fit the devices.
+// Builds the cost table (once per graph and device set, not per placement); throws InputError if
+// the graph does not fit the devices.
 PlacementInputs makeInputs(std::shared_ptr<const DataflowGraph> graph,
                            std::shared_ptr<const DeviceSet> devices, std::string spec);
 

@@ -20,6 +20,13 @@ bool StudioDocument::busy() const {
   return runner_->busy(JobSlot::Placement) || runner_->busy(JobSlot::Search);
 }
 
+PlacementInputs StudioDocument::inputsFor(std::shared_ptr<const DataflowGraph> graph) const {
+  if (inputs_.devices) return makeInputs(std::move(graph), inputs_.devices, inputs_.devicesSpec);
+  return makeInputs(std::move(graph),
+                    std::make_shared<const DeviceSet>(resolveDevices(kDefaultDevicesSpec)),
+                    kDefaultDevicesSpec);
+}
+
 bool StudioDocument::openFile(const QString& path, QString* error) {
   try {
     const std::string text = readTextFile(path.toStdString(), 64u << 20);
@@ -37,12 +44,9 @@ bool StudioDocument::openGraphFile(const QString& path, QString* error) {
     auto graph = std::make_shared<const DataflowGraph>(readGraphFile(path.toStdString()));
     if (graph->nodeCount() == 0)
       throw InputError(path.toStdString(), "nodes", "the graph has no nodes");
-    auto devices = inputs_.devices
-                       ? inputs_.devices
-                       : std::make_shared<const DeviceSet>(resolveDevices(kDefaultDevicesSpec));
     PlacementInputs in;
     try {
-      in = makeInputs(graph, devices, inputs_.devices ? inputs_.devicesSpec : kDefaultDevicesSpec);
+      in = inputsFor(std::move(graph));
     } catch (const InputError& e) {
       throw e.inFile(path.toStdString());
     }
@@ -82,12 +86,7 @@ bool StudioDocument::setDevicesSpec(const QString& spec, QString* error) {
 bool StudioDocument::setGraph(DataflowGraph graph, const QString& source, QString* error) {
   try {
     auto g = std::make_shared<const DataflowGraph>(std::move(graph));
-    auto devices = inputs_.devices
-                       ? inputs_.devices
-                       : std::make_shared<const DeviceSet>(resolveDevices(kDefaultDevicesSpec));
-    return commit(
-        makeInputs(g, devices, inputs_.devices ? inputs_.devicesSpec : kDefaultDevicesSpec), source,
-        true, false);
+    return commit(inputsFor(std::move(g)), source, true, false);
   } catch (const std::exception& e) {
     if (error) *error = QString::fromStdString(e.what());
     return false;

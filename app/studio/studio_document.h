@@ -64,6 +64,8 @@ class StudioDocument : public QObject {
   // Cancels a running placement or search and drops its result (a newer request supersedes it).
   void abandon();
   void startJob(JobSlot slot);
+  // A new graph on the open device set, or on the default one when none is open yet.
+  PlacementInputs inputsFor(std::shared_ptr<const DataflowGraph> graph) const;
 
   JobRunner* runner_;
   PlacementInputs inputs_;

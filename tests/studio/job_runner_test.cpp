@@ -99,26 +99,20 @@ class JobRunnerTest : public QObject {
 
   void slotsRunSideBySide() {
     JobRunner runner;
-    std::atomic<bool> layoutStarted{false};
+    // Each job waits for the other to have started: one thread for both slots would let only
+    // one of them see the other (and wait out the bound).
+    std::atomic<bool> layoutStarted{false}, searchStarted{false};
+    auto meet = [](std::atomic<bool>& mine, const std::atomic<bool>& other) {
+      mine = true;
+      for (int i = 0; i < 10000 && !other; ++i) QThread::msleep(1);
+      return other ? 1 : 0;
+    };
     int done = 0;
-    // The layout job waits for the search job to have started: one thread for both would hang
-    // until the bound in waitForCancel.
-    std::atomic<bool> searchStarted{false};
     runner.start<int>(
-        JobSlot::Layout,
-        [&](const JobContext&) {
-          layoutStarted = true;
-          for (int i = 0; i < 10000 && !searchStarted; ++i) QThread::msleep(1);
-          return searchStarted ? 1 : 0;
-        },
+        JobSlot::Layout, [&](const JobContext&) { return meet(layoutStarted, searchStarted); },
         [&](int r) { done += r; });
     runner.start<int>(
-        JobSlot::Search,
-        [&](const JobContext&) {
-          searchStarted = true;
-          for (int i = 0; i < 10000 && !layoutStarted; ++i) QThread::msleep(1);
-          return layoutStarted ? 1 : 0;
-        },
+        JobSlot::Search, [&](const JobContext&) { return meet(searchStarted, layoutStarted); },
         [&](int r) { done += r; });
     QVERIFY(runner.waitIdle(30000));
     QCOMPARE(done, 2);

@@ -1,5 +1,7 @@
 #include "views/common/node_details.h"
 
+#include <QCoreApplication>
+
 #include "views/common/theme.h"
 
 namespace doppler::views {
@@ -88,6 +90,13 @@ QString nodeDetailsHtml(const PlacementSnapshot& s, int v) {
   edgeList(QStringLiteral("Inputs"), g.inEdges(v), true);
   edgeList(QStringLiteral("Outputs"), g.outEdges(v), false);
   return html;
+}
+
+QString noNodeSelectedHtml() {
+  return QCoreApplication::translate(
+      "NodeDetails",
+      "<p style='color:gray'>Click a node in the graph or a bar in the timeline to see what it is, "
+      "where and when it ran, and its transfers.</p>");
 }
 
 }  // namespace doppler::views

@@ -10,6 +10,8 @@ namespace doppler::views {
 QString nodeTooltipHtml(const PlacementSnapshot& s, int node);
 // The tooltip's content plus inputs and outputs with their transfers.
 QString nodeDetailsHtml(const PlacementSnapshot& s, int node);
+// What the details pane says while no node is selected.
+QString noNodeSelectedHtml();
 QString deviceName(const PlacementSnapshot& s, int device);
 QString nodeLabel(const DataflowGraph& g, int node);  // op, or id when the op is empty
 
