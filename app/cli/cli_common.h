@@ -59,5 +59,6 @@ void addExportTraceCommand(CLI::App& app);
 void addDemoCommand(CLI::App& app);
 void addRunsCommands(CLI::App& app);   // `doppler runs ...`: the run store
 void addTrainCommands(CLI::App& app);  // `doppler train`, `doppler eval`
+void addFleetCommands(CLI::App& app);  // `doppler fleet ...` (fleet_cli.h)
 
 }  // namespace doppler::cli
