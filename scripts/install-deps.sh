@@ -14,6 +14,9 @@ packages=(
   # LibTorch (core/policy, core/train) and OpenBLAS: without libopenblas0-pthread, Debian's
   # LibTorch runs matrix products on the generic reference BLAS (~20x slower).
   libtorch-dev libopenblas0-pthread
+  # core/fleet: LEMON's network simplex for exact optimal transport (core/fleet/ot), and CBC for
+  # the per-slot MILP baseline a later fleet part adds.
+  liblemon-dev coinor-libcbc-dev
   # The studio (views/, app/studio): Qt 6 Widgets, Charts (needs the OpenGL dev package), Svg and
   # Test; Graphviz for graph layout; a font so offscreen grabs and tests render text.
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgraphviz-dev graphviz

@@ -1,0 +1,28 @@
+#pragma once
+// Entropic optimal transport by Sinkhorn's iterations in the log domain, in POT's convention:
+// min <P, C> + eps * sum_ij P_ij log P_ij over P >= 0 with row sums a and column sums b. The
+// minimiser is unique and the same as POT's ot.sinkhorn(a, b, C, reg=eps) (POT's default solver
+// scales u and v directly; the plan is the same, but it under- or overflows for small eps, which
+// the log domain does not).
+#include "core/fleet/ot/transport_problem.h"
+
+namespace doppler::fleet::ot {
+
+struct SinkhornOptions {
+  double reg = 0;  // eps > 0, in cost units
+  int max_iterations = 10000;
+  // Stop once the L1 marginal error (marginalError, Columns::Equal) is at most this times the
+  // total mass.
+  double tolerance = 1e-9;
+};
+
+// The default eps when none is given: 5% of the largest cost (1 if all costs are zero), large
+// enough to converge in a few hundred iterations, small enough that the plan is close to exact.
+double defaultReg(const TransportProblem& problem);
+
+// Throws InputError (no file) for an invalid problem, unbalanced masses ("b"), or a reg that is
+// not positive and finite or so small that cost / reg overflows ("reg"). Does not throw when the
+// iterations run out: the result then has converged = false and the last plan.
+TransportResult solveSinkhorn(const TransportProblem& problem, const SinkhornOptions& options);
+
+}  // namespace doppler::fleet::ot
