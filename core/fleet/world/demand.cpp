@@ -1,0 +1,236 @@
+#include "core/fleet/world/demand.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+#include "core/fleet/world/random.h"
+
+namespace doppler::fleet {
+
+namespace {
+
+constexpr double kTwoPi = 6.283185307179586;
+
+void checkOptions(const DemandOptions& o) {
+  if (o.slots < 1) throw std::invalid_argument("slots must be at least 1");
+  if (!(o.slot_seconds > 0)) throw std::invalid_argument("slot seconds must be positive");
+  if (!(o.time_scale > 0)) throw std::invalid_argument("time scale must be positive");
+  if (o.spread.burst_probability < 0 || o.spread.burst_probability > 1)
+    throw std::invalid_argument("burst probability must be in [0, 1]");
+}
+
+SlotTotals emptyTotals(int slots, int regions) {
+  SlotTotals t;
+  t.slots = slots;
+  t.regions = regions;
+  const size_t n = static_cast<size_t>(slots) * static_cast<size_t>(regions);
+  t.requests.assign(n, 0);
+  t.context_tokens.assign(n, 0);
+  t.generated_tokens.assign(n, 0);
+  return t;
+}
+
+int slotOf(double arrival_s, const DemandOptions& o) {
+  return std::min(o.slots - 1, static_cast<int>(arrival_s / o.slot_seconds));
+}
+
+void count(SlotTotals& t, const Request& r, int slot) {
+  const size_t i = t.index(slot, r.home_region);
+  ++t.requests[i];
+  t.context_tokens[i] += r.context_tokens;
+  t.generated_tokens[i] += r.generated_tokens;
+}
+
+// Cumulative weights per slot, for drawing a region with one uniform number.
+std::vector<double> cumulative(const std::vector<double>& weights, int slots, int regions) {
+  std::vector<double> cum(weights.size());
+  for (int s = 0; s < slots; ++s) {
+    double acc = 0;
+    for (int r = 0; r < regions; ++r) {
+      acc += weights[static_cast<size_t>(s) * regions + r];
+      cum[static_cast<size_t>(s) * regions + r] = acc;
+    }
+  }
+  return cum;
+}
+
+int drawRegion(const std::vector<double>& cum, int slot, int regions, double u) {
+  const auto begin = cum.begin() + static_cast<ptrdiff_t>(slot) * regions;
+  const double target = u * *(begin + regions - 1);
+  const auto it = std::upper_bound(begin, begin + regions, target);
+  return std::min(regions - 1, static_cast<int>(it - begin));
+}
+
+}  // namespace
+
+long long SlotTotals::totalRequests() const {
+  return std::accumulate(requests.begin(), requests.end(), 0LL);
+}
+
+std::vector<long long> SlotTotals::requestsPerRegion() const {
+  std::vector<long long> out(regions, 0);
+  for (int s = 0; s < slots; ++s)
+    for (int r = 0; r < regions; ++r) out[r] += count(s, r);
+  return out;
+}
+
+std::vector<int> SlotTotals::requestsPerSlot() const {
+  std::vector<int> out(slots, 0);
+  for (int s = 0; s < slots; ++s)
+    for (int r = 0; r < regions; ++r) out[s] += count(s, r);
+  return out;
+}
+
+std::vector<double> slotWeights(const World& world, const DemandOptions& options,
+                                double start_utc_hour) {
+  checkOptions(options);
+  const SpreadRule& rule = options.spread;
+  const int regions = world.regionCount(), slots = options.slots;
+  std::vector<double> weights(static_cast<size_t>(slots) * regions);
+  for (int r = 0; r < regions; ++r) {
+    const Region& region = world.regions[r];
+    const double base = rule.weight_by_degree ? std::max(1, region.degree) : 1.0;
+    // Bursts: a stream of its own per region, so the regions' bursts are independent.
+    std::vector<char> burst(slots, 0);
+    SplitMix64 rng = streamFor(options.seed, static_cast<uint64_t>(r), 0xB0057);
+    for (int s = 0; s < slots; ++s)
+      if (rng.uniform() < rule.burst_probability)
+        for (int k = s; k < std::min(slots, s + rule.burst_slots); ++k) burst[k] = 1;
+    for (int s = 0; s < slots; ++s) {
+      const double hourUtc = start_utc_hour + (s + 0.5) * options.slot_seconds / 3600.0;
+      const double local = hourUtc + region.longitude / 15.0;
+      const double diurnal =
+          1.0 + rule.diurnal_amplitude * std::cos(kTwoPi * (local - rule.peak_local_hour) / 24.0);
+      weights[static_cast<size_t>(s) * regions + r] =
+          base * std::max(0.0, diurnal) * (burst[s] ? rule.burst_factor : 1.0);
+    }
+  }
+  // A slot whose weights are all zero (amplitude > 1 at night everywhere) spreads uniformly.
+  for (int s = 0; s < slots; ++s) {
+    double sum = 0;
+    for (int r = 0; r < regions; ++r) sum += weights[static_cast<size_t>(s) * regions + r];
+    if (sum <= 0)
+      for (int r = 0; r < regions; ++r) weights[static_cast<size_t>(s) * regions + r] = 1.0;
+  }
+  return weights;
+}
+
+Demand spreadTrace(const Trace& trace, const World& world, const DemandOptions& options) {
+  checkOptions(options);
+  if (trace.requests.empty()) throw std::invalid_argument("the trace has no requests");
+  if (world.regions.empty()) throw std::invalid_argument("the world has no regions");
+  const int regions = world.regionCount();
+  Demand demand;
+  demand.source = trace.name;
+  demand.slot_seconds = options.slot_seconds;
+  demand.horizon_s = options.slots * options.slot_seconds;
+  demand.totals = emptyTotals(options.slots, regions);
+  // One copy of the trace occupies its span plus one mean gap, so copies laid end to end keep
+  // the mean rate (the gap between the last request and the next copy's first is a typical one).
+  const size_t n = trace.requests.size();
+  const double meanGap = n > 1 ? trace.span_s / static_cast<double>(n - 1) : options.slot_seconds;
+  double scale = options.time_scale;
+  if (options.horizon == HorizonRule::Stretch) scale = demand.horizon_s / (trace.span_s + meanGap);
+  demand.trace_time_scale = scale;
+  const double period = (trace.span_s + meanGap) * scale;
+  const int copies = options.horizon == HorizonRule::Tile
+                         ? std::max(1, static_cast<int>(std::ceil(demand.horizon_s / period)))
+                         : 1;
+  const double startHour =
+      options.spread.start_utc_hour >= 0 ? options.spread.start_utc_hour : trace.startHourUtc();
+  const std::vector<double> cum =
+      cumulative(slotWeights(world, options, startHour), options.slots, regions);
+  SplitMix64 rng = streamFor(options.seed, 0xA551, 0);
+  demand.requests.reserve(n * static_cast<size_t>(copies));
+  for (int copy = 0; copy < copies; ++copy) {
+    const double offset = copy * period;
+    if (offset >= demand.horizon_s) break;
+    for (size_t i = 0; i < n; ++i) {
+      const double arrival = offset + trace.requests[i].arrival_s * scale;
+      if (arrival >= demand.horizon_s) break;  // rows are in time order
+      Request request;
+      request.arrival_s = arrival;
+      request.context_tokens = trace.requests[i].context_tokens;
+      request.generated_tokens = trace.requests[i].generated_tokens;
+      request.trace_index = static_cast<int>(i);
+      request.copy = copy;
+      const int slot = slotOf(arrival, options);
+      request.home_region = drawRegion(cum, slot, regions, rng.uniform());
+      count(demand.totals, request, slot);
+      demand.requests.push_back(request);
+    }
+    demand.copies = copy + 1;
+  }
+  return demand;
+}
+
+LogNormal fitLogNormal(const std::vector<double>& values) {
+  if (values.empty()) throw std::invalid_argument("no values to fit");
+  double sum = 0, sumSq = 0;
+  size_t n = 0;
+  for (double v : values) {
+    if (!(v > 0)) continue;  // ln needs a positive value
+    const double l = std::log(v);
+    sum += l;
+    sumSq += l * l;
+    ++n;
+  }
+  if (n == 0) throw std::invalid_argument("no positive values to fit");
+  const double mu = sum / static_cast<double>(n);
+  return {mu, std::sqrt(std::max(0.0, sumSq / static_cast<double>(n) - mu * mu))};
+}
+
+Demand syntheticDemand(const World& world, const DemandOptions& options,
+                       const SyntheticOptions& synthetic) {
+  checkOptions(options);
+  if (world.regions.empty()) throw std::invalid_argument("the world has no regions");
+  if (!(synthetic.mean_rate_per_s >= 0)) throw std::invalid_argument("rate must be non-negative");
+  const int regions = world.regionCount(), slots = options.slots;
+  Demand demand;
+  demand.source = "synthetic";
+  demand.slot_seconds = options.slot_seconds;
+  demand.horizon_s = slots * options.slot_seconds;
+  demand.copies = 0;
+  demand.totals = emptyTotals(slots, regions);
+  const double startHour = options.spread.start_utc_hour >= 0 ? options.spread.start_utc_hour : 12;
+  const std::vector<double> weights = slotWeights(world, options, startHour);
+  const double weightSum = std::accumulate(weights.begin(), weights.end(), 0.0);
+  // Rate per unit of weight, so the horizon's expected total is mean_rate * horizon.
+  const double perWeight = synthetic.mean_rate_per_s * slots / weightSum;
+  auto tokens = [](SplitMix64& rng, const LogNormal& d, int max) {
+    const double x = std::exp(d.mu + d.sigma * rng.normal());
+    return std::clamp(static_cast<int>(std::lround(x)), 1, max);
+  };
+  for (int s = 0; s < slots; ++s) {
+    const size_t first = demand.requests.size();
+    for (int r = 0; r < regions; ++r) {
+      const double rate = perWeight * weights[static_cast<size_t>(s) * regions + r];
+      if (rate <= 0) continue;
+      // Exponential gaps from the slot's start: a Poisson process at this slot's constant rate
+      // (memoryless, so restarting at each slot boundary is exact).
+      SplitMix64 rng =
+          streamFor(options.seed, static_cast<uint64_t>(r), static_cast<uint64_t>(s) + 1, 0x5EED);
+      double t = s * options.slot_seconds;
+      const double end = (s + 1) * options.slot_seconds;
+      while ((t += rng.exponential(rate)) < end) {
+        Request request;
+        request.arrival_s = t;
+        request.home_region = r;
+        request.context_tokens = tokens(rng, synthetic.context, synthetic.max_context);
+        request.generated_tokens = tokens(rng, synthetic.generated, synthetic.max_generated);
+        count(demand.totals, request, s);
+        demand.requests.push_back(request);
+      }
+    }
+    std::sort(demand.requests.begin() + static_cast<ptrdiff_t>(first), demand.requests.end(),
+              [](const Request& a, const Request& b) {
+                return a.arrival_s < b.arrival_s ||
+                       (a.arrival_s == b.arrival_s && a.home_region < b.home_region);
+              });
+  }
+  return demand;
+}
+
+}  // namespace doppler::fleet
