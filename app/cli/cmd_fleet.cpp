@@ -8,7 +8,6 @@ void addFleetCommands(CLI::App& app) {
   CLI::App* fleet = app.add_subcommand(
       "fleet", "Schedule LLM inference across GPU regions (TORTA-style timeslots)");
   fleet->require_subcommand(1);
-  fleet->group("");  // hidden until its first subcommand lands
   addFleetOtCommand(*fleet);
   addFleetWorldCommand(*fleet);
 }

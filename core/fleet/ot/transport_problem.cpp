@@ -79,8 +79,11 @@ void validate(const TransportProblem& problem) {
   checkMasses(problem.a, "a");
   checkMasses(problem.b, "b");
   const Matrix& cost = problem.cost;
-  if (cost.rows != problem.a.size() || cost.cols != problem.b.size() ||
-      cost.values.size() != cost.rows * cost.cols)
+  if (cost.values.size() != cost.rows * cost.cols)
+    throw InputError("", "cost",
+                     "holds " + std::to_string(cost.values.size()) + " values for a " +
+                         std::to_string(cost.rows) + " x " + std::to_string(cost.cols) + " matrix");
+  if (cost.rows != problem.a.size() || cost.cols != problem.b.size())
     throw InputError("", "cost",
                      "is " + std::to_string(cost.rows) + " x " + std::to_string(cost.cols) +
                          ", expected " + std::to_string(problem.a.size()) + " x " +

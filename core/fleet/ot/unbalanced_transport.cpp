@@ -51,7 +51,10 @@ TransportResult solveUnbalanced(const TransportProblem& problem, const ExactOpti
   result.marginal_error = marginalError(result.plan, problem, Columns::AtMost);
   const std::vector<double> used = columnSums(result.plan);
   result.unused_capacity.resize(cols);
-  for (std::size_t j = 0; j < cols; ++j) result.unused_capacity[j] = problem.b[j] - used[j];
+  // Clamped at 0: a column can exceed its capacity only by the rounding of a double sum (the
+  // integer flow respects it), and marginal_error already counts any excess.
+  for (std::size_t j = 0; j < cols; ++j)
+    result.unused_capacity[j] = std::max(0.0, problem.b[j] - used[j]);
   return result;
 }
 
