@@ -128,8 +128,10 @@ Topology parseTopoHub(std::string_view text, const std::string& file, const std:
   topo.coordinates = Coordinates::PlanarKm;
   if (!j.is_object() || !j.contains("nodes") || !j["nodes"].is_array())
     throw InputError(file, "/nodes", "missing: a TopoHub topology has a nodes array");
-  if (!j.contains("links") || !j["links"].is_array())
-    throw InputError(file, "/links", "missing: a TopoHub topology has a links array");
+  // networkx writes the links as "links" or (newer versions, TopoHub's files) "edges".
+  const std::string linksKey = j.contains("edges") ? "edges" : "links";
+  if (!j.contains(linksKey) || !j[linksKey].is_array())
+    throw InputError(file, "/links", "missing: a TopoHub topology has a links (or edges) array");
   std::unordered_map<std::string, int> index, linkIndex;
   std::unordered_map<long long, std::string> idToName;
   for (size_t i = 0; i < j["nodes"].size(); ++i) {
@@ -156,9 +158,9 @@ Topology parseTopoHub(std::string_view text, const std::string& file, const std:
     if (v.is_string()) return v.get<std::string>();
     throw InputError(file, where, "a link end is a node id or name");
   };
-  for (size_t i = 0; i < j["links"].size(); ++i) {
-    const auto& link = j["links"][i];
-    const std::string where = "/links/" + std::to_string(i);
+  for (size_t i = 0; i < j[linksKey].size(); ++i) {
+    const auto& link = j[linksKey][i];
+    const std::string where = "/" + linksKey + "/" + std::to_string(i);
     if (!link.is_object() || !link.contains("source") || !link.contains("target"))
       throw InputError(file, where, "a link needs \"source\" and \"target\"");
     const std::string a = endName(link["source"], where + "/source");
@@ -166,7 +168,7 @@ Topology parseTopoHub(std::string_view text, const std::string& file, const std:
     addLink(topo, index, linkIndex, "L_" + a + "_" + b, a, b, file, where);
   }
   if (topo.nodes.empty()) throw InputError(file, "/nodes", "no nodes");
-  checkConnected(topo, file, "/links");
+  checkConnected(topo, file, "/" + linksKey);
   return topo;
 }
 

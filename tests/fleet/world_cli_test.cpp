@@ -1,0 +1,83 @@
+// `doppler fleet world` end to end: the JSON shape, the text summary, and bad input exiting 2
+// with the file and line on one stderr line.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/cli_fixture.h"
+
+namespace {
+
+using nlohmann::json;
+
+class FleetWorldCli : public doppler::testing::CliFixture {};
+
+TEST_F(FleetWorldCli, JsonHasRegionsLatencyAndDemand) {
+  const auto r = run("fleet world --topology abilene --trace conv --slots 100 --seed 3 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["topology"], "abilene");
+  EXPECT_EQ(j["coordinates"], "lonlat");
+  EXPECT_EQ(j["seed"], 3);
+  ASSERT_EQ(j["regions"].size(), 12u);
+  long long sum = 0;
+  for (const json& region : j["regions"]) {
+    for (const char* key : {"name", "x", "y", "degree", "gpus", "gpu_total", "usd_per_kwh",
+                            "price_basis", "requests"})
+      EXPECT_TRUE(region.contains(key)) << key;
+    EXPECT_EQ(region["gpus"].size(), 5u);
+    sum += region["requests"].get<long long>();
+  }
+  const json& demand = j["demand"];
+  EXPECT_EQ(demand["slots"], 100);
+  EXPECT_EQ(demand["slot_seconds"], 45);
+  EXPECT_EQ(sum, demand["requests"].get<long long>());
+  // 100 x 45 s = 4,500 s: one whole copy of the conversation trace and the start of a second.
+  EXPECT_GT(demand["requests"].get<long long>(), 19366);
+  EXPECT_LE(demand["peak_slot_requests"].get<int>(), demand["requests"].get<int>());
+  const json& latency = j["latency_s"];
+  EXPECT_GT(latency["min"].get<double>(), 0);
+  EXPECT_LE(latency["min"].get<double>(), latency["mean"].get<double>());
+  EXPECT_LE(latency["mean"].get<double>(), latency["max"].get<double>());
+  EXPECT_GT(j["capacity"]["fleet_requests_per_s"].get<double>(), 0);
+  EXPECT_EQ(j["catalog"].size(), 5u);
+}
+
+TEST_F(FleetWorldCli, TextSummaryNamesRegionsAndTotals) {
+  const auto r = run("fleet world --topology gabriel --trace synthetic --slots 20");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("gabriel (25 regions, 40 links, planar km)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("R24"), std::string::npos);
+  EXPECT_NE(r.out.find("latency     one-way"), std::string::npos);
+  EXPECT_NE(r.out.find("load factor"), std::string::npos);
+}
+
+TEST_F(FleetWorldCli, AcceptsATopologyFile) {
+  const std::string file = write("tri.txt",
+                                 "NODES (\r\n a ( 0 0 )\r\n b ( 1 0 )\r\n c ( 0 1 )\r\n)\r\n"
+                                 "LINKS (\r\n ab ( a b )\r\n bc ( b c )\r\n)");
+  const auto r = run("fleet world --topology " + file + " --trace code --slots 10 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["regions"].size(), 3u);
+}
+
+TEST_F(FleetWorldCli, MalformedTopologyExitsTwoNamingFileAndLine) {
+  const std::string file =
+      write("bad.txt", "NODES (\n a ( 0 0 )\n b ( 1 zero )\n)\nLINKS (\n ab ( a b )\n)\n");
+  const auto r = expectBadInput("fleet world --topology " + file, {file, "line 3", "bad number"});
+  EXPECT_TRUE(r.out.empty());
+}
+
+TEST_F(FleetWorldCli, MalformedTraceAndBadOptionsExitTwo) {
+  const std::string trace = write("bad.csv",
+                                  "TIMESTAMP,ContextTokens,GeneratedTokens\r\n"
+                                  "2023-11-16 18:15:46.6805900,374,44\r\n"
+                                  "2023-11-16 18:15:47.0,x,44");
+  expectBadInput("fleet world --topology abilene --trace " + trace,
+                 {trace, "line 3", "bad ContextTokens"});
+  expectBadInput("fleet world --topology atlantis", {"atlantis", "not a shipped topology"});
+  expectBadInput("fleet world --topology abilene --model gpt-9", {"--model", "unknown model"});
+  expectBadInput("fleet world --topology abilene --horizon forever", {"--horizon"});
+}
+
+}  // namespace
