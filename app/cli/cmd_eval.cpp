@@ -5,11 +5,13 @@
 
 #include "cli_common.h"
 #include "core/graph/input_error.h"
+#include "core/policy/episode_trace.h"
 #include "core/policy/features.h"
 #include "core/sim/lower_bound.h"
 #include "core/sim/simulator.h"
 #include "core/train/evaluation.h"
 #include "core/train/torch_module.h"
+#include "decision_cli.h"
 #include "placement_json.h"
 #include "policy_cli.h"
 #include "run_recording.h"
@@ -27,28 +29,59 @@ struct EvalArgs {
   std::string sel = "learned", plc = "learned", costModel = "reference";
   int threads = 1;
   bool json = false, decisions = false;
+  std::vector<std::string> overrides;
   std::string out;
   RecordArgs record;
 };
 
-nlohmann::json decisionsJson(const DataflowGraph& g, const policy::EpisodeResult& e) {
-  nlohmann::json out = nlohmann::json::array();
-  for (size_t t = 0; t < e.steps.size(); ++t) {
-    const policy::EpisodeStep& s = e.steps[t];
-    nlohmann::json cands = nlohmann::json::array();
-    for (size_t j = 0; j < s.candidates.size(); ++j)
-      cands.push_back({{"node", g.node(s.candidates[j]).id}, {"p", s.sel_probs[j]}});
-    out.push_back({{"step", t},
-                   {"node", g.node(s.node).id},
-                   {"device", s.device},
-                   {"sel", cands},
-                   {"plc", s.plc_probs}});
+// The trace of the reported episode: the greedy one replayed with the overrides, or a sampled
+// best one replayed by forcing each of its choices (which records the network's probabilities at
+// every step just the same).
+policy::TracedEpisode traceReported(const policy::PolicyScores& scores, const CostTable& costs,
+                                    const policy::GraphFeatures& features,
+                                    const train::EvalResult& best,
+                                    const std::vector<DecisionOverride>& overrides,
+                                    const DataflowGraph& g, policy::Component sel,
+                                    policy::Component plc) {
+  DecisionControl control{true, overrides, &g};
+  const bool sampled = best.best_sample != 0 && overrides.empty();
+  if (sampled)
+    for (size_t k = 0; k < best.episode.order.size(); ++k) {
+      const int v = best.episode.order[k];
+      control.overrides.push_back({static_cast<int>(k), v, -1});
+      control.overrides.push_back({static_cast<int>(k), -1, best.episode.assignment[v]});
+    }
+  policy::TracedEpisode t = policy::traceEpisode(&scores, costs, features, &control, sel, plc);
+  if (sampled)
+    for (DecisionStep& d : t.trace.steps) d.node_overridden = d.device_overridden = false;
+  return t;
+}
+
+// The overridden episode as evaluateScores reports one (its steps are what the run store keeps).
+policy::EpisodeResult episodeOf(const policy::TracedEpisode& t) {
+  policy::EpisodeResult e;
+  e.assignment = t.assignment;
+  e.order = t.order;
+  e.planned_makespan_us = t.planned_makespan_us;
+  for (const DecisionStep& d : t.trace.steps) {
+    policy::EpisodeStep s;
+    s.node = d.node;
+    s.device = d.device;
+    for (const CandidateScore& c : d.ready) {
+      s.candidates.push_back(c.node);
+      s.sel_probs.push_back(static_cast<float>(c.score));
+    }
+    for (const DeviceScore& x : d.devices) s.plc_probs.push_back(static_cast<float>(x.score));
+    e.steps.push_back(std::move(s));
   }
-  return out;
+  return e;
 }
 
 void runEval(const EvalArgs& args) {
   if (args.samples < 1) throw InputError("", "--samples", "must be at least 1");
+  if (!args.overrides.empty() && args.samples != 1)
+    throw InputError("", "--override",
+                     "replays the greedy episode, so it takes --samples 1 (the default)");
   const train::TorchModule& torch = train::loadTorchModule();
   const std::unique_ptr<train::LoadedPolicy> pol = torch.loadPolicy(args.policy);
   const nlohmann::json& meta = pol->meta();
@@ -61,6 +94,7 @@ void runEval(const EvalArgs& args) {
   sim.model = parseCostModel(args.costModel);
   const policy::Component sel = parseComponent(args.sel, "--sel"),
                           plc = parseComponent(args.plc, "--plc");
+  const std::vector<DecisionOverride> overrides = parseOverrides(args.overrides, g, d);
 
   sessions::RunSpec spec;
   spec.kind = "eval";
@@ -73,19 +107,25 @@ void runEval(const EvalArgs& args) {
                  {"sel", args.sel},
                  {"plc", args.plc},
                  {"cost_model", toString(sim.model)}};
+  if (!args.overrides.empty()) spec.params["overrides"] = args.overrides;
   spec.seed = args.seed;
-  RunRecording rec(args.record, spec, g, d);
 
-  train::EvalResult best;
-  SimResult r;
-  double lb = 0;
+  // Computed before the run is recorded (it takes milliseconds): a bad override fails without
+  // leaving a failed run behind.
+  const policy::GraphFeatures features = policy::graphFeatures(costs);
+  const policy::PolicyScores scores = pol->scores(features);
+  train::EvalResult best =
+      train::evaluateScores(scores, costs, features, args.samples, args.seed, sim, sel, plc);
+  std::optional<policy::TracedEpisode> traced;
+  if (args.decisions || !overrides.empty()) {
+    traced = traceReported(scores, costs, features, best, overrides, g, sel, plc);
+    if (!overrides.empty()) best.episode = episodeOf(*traced);
+  }
+  const SimResult r = Simulator(costs, sim).run(best.episode.assignment);
+  const double lb = lowerBound(costs).value();
+
+  RunRecording rec(args.record, spec, g, d);
   try {
-    const policy::GraphFeatures features = policy::graphFeatures(costs);
-    best = train::evaluateScores(pol->scores(features), costs, features, args.samples, args.seed,
-                                 sim, sel, plc);
-    Simulator simulator(costs, sim);
-    r = simulator.run(best.episode.assignment);
-    lb = lowerBound(costs).value();
     if (rec.enabled()) {
       sessions::RunStore& store = rec.store();
       store.savePlacement(rec.id(), decisionsRecord(g, best.episode));
@@ -114,7 +154,10 @@ void runEval(const EvalArgs& args) {
                      {"stage", meta.value("stage", "")},
                      {"episodes", meta.value("episodes_done", 0L)}};
     for (int v : best.episode.order) out["order"].push_back(g.node(v).id);
-    if (args.decisions) out["decisions"] = decisionsJson(g, best.episode);
+    if (args.decisions) {
+      out["decision_scores"] = decisionScoresJson(traced->trace);
+      out["decisions"] = decisionsJson(g, traced->trace);
+    }
     if (rec.enabled()) out["run_id"] = rec.id();
     writeOutput(args.out, dump(out));
     return;
@@ -152,7 +195,11 @@ void addEvalCommand(CLI::App& app) {
   eval->add_option("--threads", e->threads, "LibTorch and OpenBLAS threads")->capture_default_str();
   eval->add_flag("--json", e->json, "Print one JSON object");
   eval->add_flag("--decisions", e->decisions,
-                 "With --json: every step's SEL candidates and PLC probabilities");
+                 "With --json: every step's ready set with SEL's probabilities, and each device's "
+                 "PLC probability and estimated start and finish");
+  eval->add_option("--override", e->overrides,
+                   "Replay the greedy episode with a decision changed: STEP:node=ID or "
+                   "STEP:device=INDEX|NAME (steps from 0; repeatable)");
   eval->add_option("--out,-o", e->out, "Write the result to a file instead of stdout");
   addRecordOptions(*eval, e->record);
   eval->callback([e] { runEval(*e); });

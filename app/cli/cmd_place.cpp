@@ -4,6 +4,7 @@
 #include "cli_common.h"
 #include "core/graph/input_error.h"
 #include "core/pipeline/place_and_simulate.h"
+#include "decision_cli.h"
 #include "placement_json.h"
 #include "progress_bar.h"
 #include "run_recording.h"
@@ -18,6 +19,8 @@ struct PlaceArgs {
   std::string method = "critical-path";
   long budget = 5000;
   std::vector<std::string> params;
+  bool decisions = false;
+  std::vector<std::string> overrides;
   SimArgs sim;
   OutputArgs output;
   RecordArgs record;
@@ -46,6 +49,14 @@ nlohmann::json placeJson(const Inputs& in, const PlaceSettings& settings,
   out["evaluations"] = placement.evaluations;
   // The method's own schedule, where it builds one, so plan and simulation can be compared.
   if (placement.planned) out["planned_schedule"] = scheduleJson(in.graph, *placement.planned);
+  if (!placement.order.empty()) {
+    out["order"] = nlohmann::json::array();
+    for (int v : placement.order) out["order"].push_back(in.graph.node(v).id);
+  }
+  if (!placement.decisions.steps.empty()) {
+    out["decision_scores"] = decisionScoresJson(placement.decisions);
+    out["decisions"] = decisionsJson(in.graph, placement.decisions);
+  }
   return out;
 }
 
@@ -76,18 +87,28 @@ void runPlace(const PlaceArgs& args) {
   settings.params = parseParams(args.params);
   settings.budget = args.budget;
   const Params params = checkSettings(settings);  // before loading inputs: a typo fails fast
-  const bool search = findMethod(settings.method).isSearch();
+  const Method& method = findMethod(settings.method);
+  const bool search = method.isSearch();
+  checkDecisionsSupported(method, args.decisions, !args.overrides.empty());
   const Inputs in = loadInputs(args.graph, args.devices);
-  // Begun before the method runs, so a long search shows in the store (and the studio) as it goes.
-  sessions::RunSpec spec = runSpec("place", settings.method, args.graph, args.devices,
-                                   {{"params", params.values()},
-                                    {"budget", args.budget},
-                                    {"cost_model", toString(settings.cost_model)},
-                                    {"noise", settings.noise}});
+  PlaceRequest request = placeRequest(in, settings);
+  request.record_decisions = args.decisions;
+  request.overrides = parseOverrides(args.overrides, in.graph, in.devices);
+  // A method that is not a search takes milliseconds: it runs before the run is recorded, so a
+  // bad override (a node not ready at its step) fails without leaving a failed run behind.
+  std::optional<PlaceOutcome> early;
+  if (!search) early = placeAndSimulate(request);
+  // A search is begun before it runs, so it shows in the store (and the studio) as it goes.
+  nlohmann::json recorded = {{"params", params.values()},
+                             {"budget", args.budget},
+                             {"cost_model", toString(settings.cost_model)},
+                             {"noise", settings.noise}};
+  if (!args.overrides.empty()) recorded["overrides"] = args.overrides;
+  sessions::RunSpec spec =
+      runSpec("place", settings.method, args.graph, args.devices, std::move(recorded));
   spec.seed = settings.seed;
   RunRecording rec(args.record, spec, in.graph, in.devices);
   ProgressBar bar(settings.method);
-  PlaceRequest request = placeRequest(in, settings);
   if (search)
     request.progress = [&](const Progress& p) {
       bar.update(p.done, p.total, "best " + fixedNumber(p.best_makespan_us) + " us");
@@ -95,7 +116,7 @@ void runPlace(const PlaceArgs& args) {
     };
   PlaceOutcome outcome;
   try {
-    outcome = placeAndSimulate(request);
+    outcome = early ? std::move(*early) : placeAndSimulate(request);
   } catch (const std::exception& e) {
     rec.fail(e.what());
     throw;
@@ -121,6 +142,11 @@ void addPlaceCommand(CLI::App& app) {
   place->add_option("--budget", args->budget, "Simulator evaluations for search methods")
       ->capture_default_str();
   place->add_option("--param,-p", args->params, "Method parameter NAME=VALUE (repeatable)");
+  place->add_flag("--decisions", args->decisions,
+                  "With --json: each step's ready set and device estimates (sequential methods)");
+  place->add_option("--override", args->overrides,
+                    "Replay with a decision changed: STEP:node=ID or STEP:device=INDEX|NAME "
+                    "(steps from 0; repeatable)");
   addSimOptions(*place, args->sim, "Seed for randomised methods and noise");
   addOutputOptions(*place, args->output);
   addRecordOptions(*place, args->record);

@@ -154,7 +154,9 @@ class Scheduler {
     }
   }
 
-  Placement run() {
+  Placement run(const DecisionControl* control) {
+    DecisionDriver driver(control, n_, d_);
+    if (driver.recording()) describeScores(driver.trace());
     std::vector<int> pending(n_);
     std::vector<int> ready;
     arrival_.assign(static_cast<size_t>(n_) * d_, 0.0);
@@ -162,19 +164,40 @@ class Scheduler {
       pending[v] = c_.inDegree(v);
       if (pending[v] == 0) ready.push_back(v);
     }
-    while (!ready.empty()) {
+    double makespan = 0;
+    for (int step = 0; !ready.empty(); ++step) {
       int idx = 0, dev = 0;
       double start = 0;
-      if (cfg_.selection == ListConfig::Selection::EarliestStart) {
+      const int forcedPos = driver.active() ? driver.forcedNodePosition(step, ready) : -1;
+      const int forcedDev = driver.active() ? driver.forcedDevice(step) : -1;
+      if (forcedPos >= 0) {
+        idx = forcedPos;
+        if (cfg_.selection == ListConfig::Selection::EarliestStart)
+          bestEarliestStart(ready[idx], dev, start);
+        else
+          chooseDevice(ready[idx], dev, start);
+      } else if (cfg_.selection == ListConfig::Selection::EarliestStart) {
         pickEarliestStart(ready, idx, dev, start);
       } else {
         idx = pickByPriority(ready);
         chooseDevice(ready[idx], dev, start);
       }
       const int v = ready[idx];
+      if (forcedDev >= 0) {
+        dev = forcedDev;
+        start = plan_.earliestStart(v, dev, cfg_.insertion);
+      }
+      if (driver.recording()) driver.record(decision(ready, v, dev));
       ready[idx] = ready.back();
       ready.pop_back();
       plan_.place(v, dev, start);
+      makespan = std::max(makespan, plan_.finish(v));
+      if (driver.recording()) {
+        DecisionStep& d = driver.trace().steps.back();
+        d.partial_makespan_us = makespan;
+        d.node_overridden = forcedPos >= 0;
+        d.device_overridden = forcedDev >= 0;
+      }
       for (const int* e = c_.outBegin(v); e != c_.outEnd(v); ++e) {
         const int w = c_.edgeDst(*e);
         if (--pending[w] == 0) {
@@ -190,10 +213,63 @@ class Scheduler {
     p.assignment = plan_.assignment();
     p.planned = plan_.schedule();
     p.order = plan_.order();
+    if (driver.recording()) p.decisions = driver.take();
     return p;
   }
 
  private:
+  // What the recorded scores mean (DecisionTrace).
+  void describeScores(DecisionTrace& t) const {
+    if (cfg_.selection == ListConfig::Selection::EarliestStart) {
+      t.node_score = "earliest start (us)";
+      t.node_higher_better = false;
+    } else {
+      t.node_score = cfg_.cpop ? "upward + downward rank (us)" : "upward rank (us)";
+      t.node_higher_better = true;
+    }
+    t.device_higher_better = false;
+    switch (cfg_.selection == ListConfig::Selection::EarliestStart
+                ? ListConfig::DeviceRule::EarliestStart
+                : cfg_.device_rule) {
+      case ListConfig::DeviceRule::EarliestStart:
+        t.device_score = "earliest start (us)";
+        break;
+      case ListConfig::DeviceRule::EarliestFinish:
+        t.device_score = "earliest finish (us)";
+        break;
+      case ListConfig::DeviceRule::LeastLoaded:
+        t.device_score = "planned load (us)";
+        break;
+    }
+  }
+
+  // The record of one step, taken before node v is placed on `dev`.
+  DecisionStep decision(const std::vector<int>& ready, int v, int dev) {
+    const bool etf = cfg_.selection == ListConfig::Selection::EarliestStart;
+    DecisionStep d;
+    d.node = v;
+    d.device = dev;
+    d.ready.reserve(ready.size());
+    for (const int u : ready) {
+      double score = prio_[u];
+      if (etf) {
+        int bd = 0;
+        bestEarliestStart(u, bd, score);
+      }
+      d.ready.push_back({u, score});
+    }
+    d.devices.reserve(d_);
+    for (int k = 0; k < d_; ++k) {
+      const double est = plan_.earliestStart(v, k, cfg_.insertion);
+      const double eft = est + c_.compute(v, k);
+      double score = est;
+      if (!etf && cfg_.device_rule == ListConfig::DeviceRule::EarliestFinish) score = eft;
+      if (!etf && cfg_.device_rule == ListConfig::DeviceRule::LeastLoaded) score = plan_.load(k);
+      d.devices.push_back({k, score, est, eft});
+    }
+    return d;
+  }
+
   // Node tie-break after equal priority: true if candidate v should replace the current best b.
   bool breakTie(int v, int b, int& ties) {
     switch (cfg_.tie_break) {
@@ -263,6 +339,24 @@ class Scheduler {
     }
   }
 
+  // ETF's device for ready node v: the earliest start, ties by earlier finish, then lower index.
+  void bestEarliestStart(int v, int& dev, double& start) const {
+    dev = -1;
+    start = 0;
+    double finish = 0;
+    for (int d = 0; d < d_; ++d) {
+      const double est =
+          plan_.earliestStartAfter(arrival_[static_cast<size_t>(v) * d_ + d], v, d, cfg_.insertion);
+      const double eft = est + c_.compute(v, d);
+      const int cs = dev < 0 ? -1 : compareNear(est, start);
+      if (cs < 0 || (cs == 0 && compareNear(eft, finish) < 0)) {
+        dev = d;
+        start = est;
+        finish = eft;
+      }
+    }
+  }
+
   // ETF: the (node, device) pair with the earliest start; ties by larger bottom level, then the
   // tie-break rule; a node's devices tie by earlier finish, then lower index.
   void pickEarliestStart(const std::vector<int>& ready, int& idx, int& dev, double& start) {
@@ -271,18 +365,8 @@ class Scheduler {
     for (int j = 0; j < static_cast<int>(ready.size()); ++j) {
       const int v = ready[j];
       int vd = -1;
-      double vs = 0, vf = 0;
-      for (int d = 0; d < d_; ++d) {
-        const double est = plan_.earliestStartAfter(arrival_[static_cast<size_t>(v) * d_ + d], v, d,
-                                                    cfg_.insertion);
-        const double eft = est + c_.compute(v, d);
-        const int cs = vd < 0 ? -1 : compareNear(est, vs);
-        if (cs < 0 || (cs == 0 && compareNear(eft, vf) < 0)) {
-          vd = d;
-          vs = est;
-          vf = eft;
-        }
-      }
+      double vs = 0;
+      bestEarliestStart(v, vd, vs);
       bool better = false;
       if (idx < 0) {
         better = true;
@@ -343,9 +427,10 @@ class Scheduler {
 
 }  // namespace
 
-Placement listSchedule(const CostTable& costs, const ListConfig& config) {
+Placement listSchedule(const CostTable& costs, const ListConfig& config,
+                       const DecisionControl* control) {
   if (costs.devices() < 1) throw std::invalid_argument("list scheduler: no devices");
-  return Scheduler(costs, config).run();
+  return Scheduler(costs, config).run(control);
 }
 
 ListConfig::TieBreak parseTieBreak(const std::string& s) {
@@ -401,6 +486,7 @@ class ListMethod : public Method {
   std::string name() const override { return name_; }
   std::string description() const override { return description_; }
   std::vector<ParamSpec> params() const override { return specs_; }
+  bool sequential() const override { return true; }
 
   Placement place(const PlaceContext& ctx, const Params& params) const override {
     ListConfig cfg = base_;
@@ -411,7 +497,7 @@ class ListMethod : public Method {
     if (v.count("insertion")) cfg.insertion = params.flag("insertion");
     if (v.count("w_compute")) cfg.w_compute = params.number("w_compute");
     if (v.count("w_comm")) cfg.w_comm = params.number("w_comm");
-    return listSchedule(ctx.costs, cfg);
+    return listSchedule(ctx.costs, cfg, ctx.decisions);
   }
 
  private:

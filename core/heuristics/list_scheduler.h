@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/heuristics/decision_trace.h"
 #include "core/heuristics/method.h"
 #include "core/sim/cost_table.h"
 #include "core/sim/schedule.h"
@@ -85,8 +86,10 @@ struct ListConfig {
 };
 
 // Runs the list scheduler: assignment, planned schedule (Placement::planned) and the order nodes
-// were assigned in (Placement::order).
-Placement listSchedule(const CostTable& costs, const ListConfig& config);
+// were assigned in (Placement::order). `control` (optional) records the decisions
+// (Placement::decisions) and overrides some of them (decision_trace.h).
+Placement listSchedule(const CostTable& costs, const ListConfig& config,
+                       const DecisionControl* control = nullptr);
 
 ListConfig::TieBreak parseTieBreak(const std::string& s);
 ListConfig::DeviceRule parseDeviceRule(const std::string& s);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/common/cancel_token.h"
+#include "core/heuristics/decision_trace.h"
 #include "core/sim/cost_table.h"
 #include "core/sim/schedule.h"
 #include "core/sim/simulator.h"
@@ -56,6 +57,9 @@ struct PlaceContext {
   long budget = 5000;   // evaluations, for search methods
   ProgressFn progress;  // may be empty; called at most ~20 times a second
   CancelToken cancel;   // polled by long methods
+  // Sequential methods only: record the decisions, override some (decision_trace.h). Others
+  // ignore it; placeAndSimulate refuses it for them.
+  const DecisionControl* decisions = nullptr;
 };
 
 struct Placement {
@@ -64,6 +68,7 @@ struct Placement {
   std::vector<int> order;           // the order nodes were assigned in, if meaningful
   long evaluations = 0;             // simulator calls (search methods)
   bool cancelled = false;
+  DecisionTrace decisions;  // when PlaceContext::decisions asked for them
 };
 
 class Method {
@@ -73,6 +78,9 @@ class Method {
   virtual std::string description() const = 0;
   virtual std::vector<ParamSpec> params() const { return {}; }
   virtual bool isSearch() const { return false; }  // uses the budget and reports progress
+  // Places node by node (a ready node, then its device), so it can record and replay its
+  // decisions (PlaceContext::decisions).
+  virtual bool sequential() const { return false; }
   virtual Placement place(const PlaceContext& ctx, const Params& params) const = 0;
 };
 

@@ -45,9 +45,13 @@ PlaceOutcome placeAndSimulate(const PlaceRequest& request) {
   if (request.given) {
     out.placement.assignment = *request.given;
   } else {
+    const Method& method = findMethod(settings.method);
     PlaceContext context{costs,         sim, settings.seed, settings.budget, request.progress,
                          request.cancel};
-    out.placement = findMethod(settings.method).place(context, *params);
+    DecisionControl control{request.record_decisions, request.overrides, &graph};
+    checkDecisionsSupported(method, request.record_decisions, !request.overrides.empty());
+    if (request.record_decisions || !request.overrides.empty()) context.decisions = &control;
+    out.placement = method.place(context, *params);
     out.resolved_params = params->values();
   }
   validateAssignment(out.placement.assignment, costs);
@@ -56,6 +60,22 @@ PlaceOutcome placeAndSimulate(const PlaceRequest& request) {
   out.compute_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return out;
+}
+
+void checkDecisionsSupported(const Method& method, bool record, bool overrides) {
+  if ((record || overrides) && !method.sequential())
+    throw InputError("", overrides ? "--override" : "--decisions",
+                     "method " + method.name() +
+                         " does not place node by node; decisions can be recorded and "
+                         "overridden for " +
+                         sequentialMethodNames());
+}
+
+std::string sequentialMethodNames() {
+  std::string names;
+  for (const auto& m : methods())
+    if (m->sequential()) names += (names.empty() ? "" : ", ") + m->name();
+  return names;
 }
 
 }  // namespace doppler

@@ -42,6 +42,10 @@ struct PlaceRequest {
   // Simulate this assignment instead of running settings.method (`doppler simulate`); then the
   // method, its parameters and the budget are not used.
   std::optional<Assignment> given;
+  // Sequential methods (Method::sequential): record the decisions into placement.decisions, and
+  // replay with these choices changed (decision_trace.h). InputError for other methods.
+  bool record_decisions = false;
+  std::vector<DecisionOverride> overrides;
 };
 
 struct PlaceOutcome {
@@ -63,5 +67,11 @@ Params checkSettings(const PlaceSettings& settings);
 // assignment, simulates. A cancelled search still yields a full outcome, its best assignment
 // simulated, with placement.cancelled set.
 PlaceOutcome placeAndSimulate(const PlaceRequest& request);
+
+// The methods that can record and replay their decisions, comma-separated (for messages).
+std::string sequentialMethodNames();
+// InputError ("--decisions" or "--override") when decisions are asked of a method that does not
+// place node by node.
+void checkDecisionsSupported(const Method& method, bool record, bool overrides);
 
 }  // namespace doppler

@@ -64,13 +64,40 @@ TEST_F(TrainCli, TrainThenEvalPrintsPlaceJson) {
   EXPECT_EQ(j["schedule"].size(), kChainNodes);
   EXPECT_EQ(j["evaluations"], 1);
   ASSERT_EQ(j["decisions"].size(), kChainNodes);
+  EXPECT_EQ(j["decision_scores"]["node"], "SEL probability");
   for (const auto& d : j["decisions"]) {
     double sel = 0, plc = 0;
-    for (const auto& c : d["sel"]) sel += c["p"].get<double>();
-    for (const auto& p : d["plc"]) plc += p.get<double>();
+    for (const auto& c : d["ready"]) sel += c["score"].get<double>();
+    for (const auto& p : d["devices"]) {
+      plc += p["score"].get<double>();
+      EXPECT_LE(p["est_start_us"].get<double>(), p["est_finish_us"].get<double>());
+    }
     EXPECT_NEAR(sel, 1.0, 1e-4);
     EXPECT_NEAR(plc, 1.0, 1e-4);
+    EXPECT_EQ(j["assignment"][d["node"].get<std::string>()], d["device"]);
   }
+  // Overriding with the choice already made reproduces the placement; another device changes it
+  // at that step, and the changed assignment is what gets printed.
+  const json& step3 = j["decisions"][3];
+  const Result same = run("eval --policy " + ckpt + " --graph " + kChain +
+                          " --devices 4 --json --no-record --override 3:device=" +
+                          std::to_string(step3["device"].get<int>()));
+  ASSERT_EQ(same.status, 0) << same.err;
+  EXPECT_EQ(json::parse(same.out)["assignment"], j["assignment"]);
+  const int other = (step3["device"].get<int>() + 1) % 4;
+  const Result moved = run(
+      "eval --policy " + ckpt + " --graph " + kChain +
+      " --devices 4 --json --decisions --no-record --override 3:device=" + std::to_string(other));
+  ASSERT_EQ(moved.status, 0) << moved.err;
+  const json m = json::parse(moved.out);
+  EXPECT_EQ(m["decisions"][3]["device"], other);
+  EXPECT_EQ(m["decisions"][3]["overridden"], "device");
+  EXPECT_EQ(m["assignment"][step3["node"].get<std::string>()], other);
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(m["decisions"][k], j["decisions"][k]) << "step " << k;
+  const Result bad = run("eval --policy " + ckpt + " --graph " + kChain +
+                         " --devices 4 --json --no-record --override 999:device=0");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("out of range"), std::string::npos) << bad.err;
   // The simulated makespan is the simulator's verdict on the printed assignment.
   std::ofstream(path("a.json")) << e.out;
   const Result s = run("simulate --graph " + kChain + " --devices 4 --assignment " +
