@@ -10,6 +10,7 @@ void addFleetCommands(CLI::App& app) {
   fleet->require_subcommand(1);
   addFleetOtCommand(*fleet);
   addFleetWorldCommand(*fleet);
+  addFleetSimulateCommands(*fleet);
 }
 
 }  // namespace doppler::cli

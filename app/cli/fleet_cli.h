@@ -7,5 +7,7 @@ namespace doppler::cli {
 
 void addFleetOtCommand(CLI::App& fleet);     // `doppler fleet ot` (cmd_fleet_ot.cpp)
 void addFleetWorldCommand(CLI::App& fleet);  // `doppler fleet world` (cmd_fleet_world.cpp)
+// `doppler fleet simulate` and `doppler fleet compare` (cmd_fleet_simulate.cpp)
+void addFleetSimulateCommands(CLI::App& fleet);
 
 }  // namespace doppler::cli
