@@ -85,31 +85,73 @@ TransportResult solveSinkhorn(const TransportProblem& problem, const SinkhornOpt
   // exact fixed point to converge to.
   for (std::size_t c = 0; c < n; ++c) logB[c] = std::log(problem.b[cols[c]] * totalA / totalB);
 
-  // Scaled dual potentials: P_rc = exp(kernel_rc + alpha_r + beta_c).
-  std::vector<double> alpha(m, 0.0), beta(n, 0.0), rowLse(m);
+  // Log-domain stabilised Sinkhorn (Schmitzer's absorption; POT's sinkhorn_stabilized): dual
+  // potentials alpha, beta (scaled by 1/eps) stay in the log domain and hold the stabilised kernel
+  // gibbs_rc = exp(kernel_rc + alpha_r + beta_c); between absorptions plain scalings u, v
+  // iterate on it, P_rc = u_r gibbs_rc v_c, at the price of a multiply-add per entry instead of an
+  // exp. When a scaling leaves [1/kRange, kRange] or a sum underflows, the scalings are absorbed
+  // and one exact log-sum-exp step is taken, which is safe for any eps; so is the first step.
+  constexpr double kRange = 1e50;
+  std::vector<double> alpha(m, 0.0), beta(n, 0.0), u(m, 1.0), v(n, 1.0), gibbs(m * n);
+  std::vector<double> rowSum(m), colSum(n), rowA(m), colB(n);
+  for (std::size_t r = 0; r < m; ++r) rowA[r] = std::exp(logA[r]);
+  for (std::size_t c = 0; c < n; ++c) colB[c] = std::exp(logB[c]);
+  auto logStep = [&] {
+    // v holds only finite positive values (out-of-range ones are never stored), so beta can
+    // absorb it; alpha is recomputed from beta, so u need not be absorbed.
+    for (std::size_t c = 0; c < n; ++c) beta[c] += std::log(v[c]);
+    for (std::size_t r = 0; r < m; ++r) alpha[r] = logA[r] - logSumExp(&kernel[r * n], beta);
+    for (std::size_t c = 0; c < n; ++c) beta[c] = logB[c] - logSumExp(&kernelT[c * m], alpha);
+    for (std::size_t r = 0; r < m; ++r)
+      for (std::size_t c = 0; c < n; ++c)
+        gibbs[r * n + c] = std::exp(kernel[r * n + c] + alpha[r] + beta[c]);
+    std::fill(u.begin(), u.end(), 1.0);
+    std::fill(v.begin(), v.end(), 1.0);
+  };
+  // Stores target / sum into scaling unless that leaves the stable range; false if it did.
+  auto scale = [](std::vector<double>& scaling, const std::vector<double>& target,
+                  const std::vector<double>& sum) {
+    for (std::size_t k = 0; k < scaling.size(); ++k) {
+      const double next = target[k] / sum[k];
+      if (!(next >= 1 / kRange && next <= kRange)) return false;  // also catches 0/0 and x/0
+      scaling[k] = next;
+    }
+    return true;
+  };
+
   const double tolerance = options.tolerance * totalA;
   double error = std::numeric_limits<double>::infinity();
-  int iterations = 0;
+  logStep();
+  int iterations = 1;
   bool converged = false;
   for (;;) {
-    for (std::size_t r = 0; r < m; ++r) rowLse[r] = logSumExp(&kernel[r * n], beta);
-    if (iterations > 0) {
-      // Columns are exact after each column update, so the rows carry all the error; the row
-      // sums come from the same log-sum-exps the next row update needs.
-      error = 0;
-      for (std::size_t r = 0; r < m; ++r)
-        error += std::abs(std::exp(alpha[r] + rowLse[r]) - problem.a[rows[r]]);
-      if (!std::isfinite(error)) break;
-      if (error <= tolerance) {
-        converged = true;
-        break;
-      }
+    for (std::size_t r = 0; r < m; ++r) {
+      double sum = 0;
+      for (std::size_t c = 0; c < n; ++c) sum += gibbs[r * n + c] * v[c];
+      rowSum[r] = sum;
     }
-    if (iterations == options.max_iterations) break;
-    for (std::size_t r = 0; r < m; ++r) alpha[r] = logA[r] - rowLse[r];
-    for (std::size_t c = 0; c < n; ++c) beta[c] = logB[c] - logSumExp(&kernelT[c * m], alpha);
+    // Columns are exact after each column update, so the rows carry all the error; the row sums
+    // come from the same products the next row update needs.
+    error = 0;
+    for (std::size_t r = 0; r < m; ++r) error += std::abs(u[r] * rowSum[r] - rowA[r]);
+    if (!std::isfinite(error)) break;
+    if (error <= tolerance) {
+      converged = true;
+      break;
+    }
+    if (iterations >= options.max_iterations) break;
+    bool stable = scale(u, rowA, rowSum);
+    if (stable) {
+      std::fill(colSum.begin(), colSum.end(), 0.0);
+      for (std::size_t r = 0; r < m; ++r)
+        for (std::size_t c = 0; c < n; ++c) colSum[c] += gibbs[r * n + c] * u[r];
+      stable = scale(v, colB, colSum);
+    }
+    if (!stable) logStep();
     ++iterations;
   }
+  for (std::size_t r = 0; r < m; ++r) alpha[r] += std::log(u[r]);
+  for (std::size_t c = 0; c < n; ++c) beta[c] += std::log(v[c]);
 
   double entropy = 0;  // sum P log P
   for (std::size_t r = 0; r < m; ++r)

@@ -1,9 +1,11 @@
 #pragma once
-// Entropic optimal transport by Sinkhorn's iterations in the log domain, in POT's convention:
-// min <P, C> + eps * sum_ij P_ij log P_ij over P >= 0 with row sums a and column sums b. The
-// minimiser is unique and the same as POT's ot.sinkhorn(a, b, C, reg=eps) (POT's default solver
-// scales u and v directly; the plan is the same, but it under- or overflows for small eps, which
-// the log domain does not).
+// Entropic optimal transport by Sinkhorn's iterations, stabilised in the log domain, in POT's
+// convention: min <P, C> + eps * sum_ij P_ij log P_ij over P >= 0 with row sums a and column sums
+// b. The minimiser is unique and the same as POT's ot.sinkhorn(a, b, C, reg=eps). POT's default
+// solver scales u and v on exp(-C/eps) directly and under- or overflows for small eps; here the
+// dual potentials live in the log domain, the scalings between them are kept within 1e+-50 by
+// absorbing them, and an exact log-sum-exp step is taken whenever they would leave it
+// (docs/fleet_ot.md).
 #include "core/fleet/ot/transport_problem.h"
 
 namespace doppler::fleet::ot {

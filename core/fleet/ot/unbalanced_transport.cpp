@@ -51,8 +51,8 @@ TransportResult solveUnbalanced(const TransportProblem& problem, const ExactOpti
   result.marginal_error = marginalError(result.plan, problem, Columns::AtMost);
   const std::vector<double> used = columnSums(result.plan);
   result.unused_capacity.resize(cols);
-  // Clamped at 0: a column can exceed its capacity only by the rounding of a double sum (the
-  // integer flow respects it), and marginal_error already counts any excess.
+  // Clamped at 0: a column can exceed its capacity only by the integer rounding of b_j (under one
+  // mass unit, total / mass_units), and marginal_error already counts that excess.
   for (std::size_t j = 0; j < cols; ++j)
     result.unused_capacity[j] = std::max(0.0, problem.b[j] - used[j]);
   return result;

@@ -1,0 +1,15 @@
+// The transport problem reader (core/fleet/ot/transport_problem.h), and the exact solver on what it
+// accepts: either may throw only InputError (an unbalanced problem, say).
+#include "core/fleet/ot/exact_transport.h"
+#include "core/fleet/ot/transport_problem.h"
+#include "fuzz_common.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  return fuzzOne(data, size, [](std::string_view text) {
+    const doppler::fleet::ot::TransportProblem problem =
+        doppler::fleet::ot::parseTransportProblem(text);
+    // Solve only small problems, so that each input stays fast and the fuzzer explores the
+    // reader rather than LEMON.
+    if (problem.a.size() * problem.b.size() <= 64) doppler::fleet::ot::solveExact(problem);
+  });
+}
