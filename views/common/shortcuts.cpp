@@ -15,7 +15,7 @@ QKeySequence key(int k) {
 
 std::vector<Shortcut> build() {
   const QString files = tr("Files"), graph = tr("Graph view"), timeline = tr("Timeline"),
-                studio = tr("Studio");
+                stepper = tr("Decision stepper"), studio = tr("Studio");
   return {
       {Command::Open,
        files,
@@ -93,6 +93,20 @@ std::vector<Shortcut> build() {
        {},
        tr("colour bars by op kind, device or node")},
       {Command::None, timeline, {}, tr("Esc"), tr("clear the range, then the selection")},
+
+      // Only while the stepper dock has the focus, so the arrows still pan the graph and the
+      // timeline when they have it.
+      {Command::StepNext, stepper, {key(Qt::Key_Right)}, {}, tr("next decision")},
+      {Command::StepPrevious, stepper, {key(Qt::Key_Left)}, {}, tr("previous decision")},
+      {Command::StepFirst, stepper, {key(Qt::Key_Home)}, {}, tr("first decision")},
+      {Command::StepLast, stepper, {key(Qt::Key_End)}, {}, tr("last decision (episode complete)")},
+      {Command::StepPlay, stepper, {key(Qt::Key_Space)}, {}, tr("play / pause (speed: the list)")},
+      {Command::None,
+       stepper,
+       {},
+       tr("Double-click, Enter"),
+       tr("on another candidate or device: override that decision")},
+      {Command::None, stepper, {}, tr("Click"), tr("a ready node in the graph: override")},
 
       {Command::Presentation,
        studio,

@@ -33,6 +33,12 @@ enum class Command {
   TimelinePanEarlier,
   TimelinePanLater,
   TimelineColour,
+  // Decision stepper
+  StepNext,
+  StepPrevious,
+  StepFirst,
+  StepLast,
+  StepPlay,
   // Studio
   Presentation,
   LeavePresentation,

@@ -9,6 +9,7 @@
 
 #include "views/common/node_details.h"
 #include "views/common/theme.h"
+#include "views/stepper/score_scale.h"
 
 namespace doppler::views {
 
@@ -24,14 +25,26 @@ class NodeItem : public QGraphicsItem {
   void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) override {
     const Theme& t = Theme::current();
     const qreal lod = option->levelOfDetailFromTransform(p->worldTransform());
-    const QColor border = fill.darker(t.dark ? 60 : 150);
+    const qreal px = 1.0 / std::max(0.01, lod);  // one screen pixel in item units
+    const bool faded = step == StepRole::Unplaced || step == StepRole::Ready;
+    // Not yet placed: the planned device's colour, most of the way to the background.
+    const QColor shown = faded ? blend(fill, t.background, t.dark ? 0.72 : 0.78) : fill;
+    const QColor border = faded ? blend(fill, t.background, 0.45) : fill.darker(t.dark ? 60 : 150);
+    if (step == StepRole::Chosen) {
+      // A soft glow under the node, so the pick reads at any zoom.
+      const qreal grow = std::max(5.0, 5 * px);
+      p->setRenderHint(QPainter::Antialiasing, true);
+      p->setPen(Qt::NoPen);
+      p->setBrush(stepAccentTint(t.dark ? 90 : 70));
+      p->drawRoundedRect(rect.adjusted(-grow, -grow, grow, grow), 4 + grow, 4 + grow);
+    }
     if (lod < 0.3) {
-      p->fillRect(rect, fill);
+      p->fillRect(rect, shown);
     } else {
       const bool aa = !fast || lod > 0.6;
       p->setRenderHint(QPainter::Antialiasing, aa);
       p->setPen(QPen(border, 1));
-      p->setBrush(hovered ? fill.lighter(125) : fill);
+      p->setBrush(hovered ? shown.lighter(125) : shown);
       p->drawRoundedRect(rect, 4, 4);
       if (lod > 0.45) {
         // A prepared text layout: drawing 2,000 labels costs a fraction of laying them out.
@@ -40,7 +53,7 @@ class NodeItem : public QGraphicsItem {
           text.setTextFormat(Qt::PlainText);
           text.prepare(QTransform(), font);
         }
-        p->setPen(Theme::textOn(fill));
+        p->setPen(faded ? t.mutedText : Theme::textOn(fill));
         p->setFont(font);
         const QSizeF ts = text.size();
         p->drawStaticText(QPointF(-ts.width() / 2, -ts.height() / 2), text);
@@ -54,8 +67,10 @@ class NodeItem : public QGraphicsItem {
       p->setBrush(Qt::NoBrush);
       p->drawRoundedRect(rect.adjusted(-grow, -grow, grow, grow), 4 + grow, 4 + grow);
     };
-    const qreal px = 1.0 / std::max(0.01, lod);  // one screen pixel in item units
     if (critical) ring(t.critical, std::max(2.5, 2 * px), 0.5);
+    if (step == StepRole::Ready) ring(stepAccent(), std::max(2.0, 2 * px), std::max(1.5, 1.5 * px));
+    if (step == StepRole::Chosen)
+      ring(stepAccent(), std::max(3.5, 3.5 * px), std::max(2.0, 2 * px));
     if (moved) ring(t.moved, std::max(2.5, 2.5 * px), std::max(3.5, 2.5 * px), Qt::DashLine);
     if (marked) ring(t.hover, std::max(2.0, 2 * px), std::max(4.5, 3 * px), Qt::DotLine);
     if (hovered) ring(t.hover, std::max(3.0, 3 * px), std::max(2.0, 2 * px));
@@ -70,6 +85,14 @@ class NodeItem : public QGraphicsItem {
   bool fast = false;  // large graphs: no antialiasing when zoomed out
   QColor fill = Qt::gray;
   bool hovered = false, selected = false, critical = false, moved = false, marked = false;
+  StepRole step = StepRole::None;
+
+ private:
+  static QColor blend(const QColor& a, const QColor& b, double towardB) {
+    return QColor::fromRgbF(a.redF() + (b.redF() - a.redF()) * towardB,
+                            a.greenF() + (b.greenF() - a.greenF()) * towardB,
+                            a.blueF() + (b.blueF() - a.blueF()) * towardB);
+  }
 };
 
 class EdgeItem : public QGraphicsItem {
@@ -99,6 +122,7 @@ class EdgeItem : public QGraphicsItem {
     const qreal lod = std::max(0.01, option->levelOfDetailFromTransform(p->worldTransform()));
     QColor c = cross ? t.crossEdge : t.localEdge;
     qreal w = cross ? width : 1.0;
+    if (dim) c.setAlphaF(0.28);
     if (critical) {
       c = t.critical;
       w = std::max({w, 2.5, 2.0 / lod});
@@ -134,6 +158,7 @@ class EdgeItem : public QGraphicsItem {
   QPolygonF arrow;
   QRectF bounds;
   bool cross = false, critical = false, highlighted = false;
+  bool dim = false;  // an end is not placed yet at the stepper's step
   bool fast = false;
   qreal width = 1;
 };
@@ -151,6 +176,9 @@ void GraphScene::setGraph(std::shared_ptr<const DataflowGraph> graph, uint64_t l
   hash_ = layoutHash;
   hovered_ = selected_ = -1;
   marked_.clear();
+  roles_.clear();
+  if (overlay_ && overlay_->placed.size() != static_cast<size_t>(graph_ ? graph_->nodeCount() : 0))
+    overlay_.reset();
   if (snapshot_ && snapshot_->graph != graph_) snapshot_.reset();
   setSceneRect(QRectF());
   Q_EMIT contentChanged();
@@ -210,8 +238,19 @@ void GraphScene::restyle() {
     Q_EMIT contentChanged();
     return;
   }
-  const Assignment& a = snapshot_->assignment;
   const int n = static_cast<int>(nodes_.size());
+  // While stepping, the plan's devices: an override's branch places nodes elsewhere than the
+  // snapshot, and the not-yet-placed nodes show where the plan will put them.
+  const bool stepping = static_cast<int>(roles_.size()) == n;
+  Assignment planned;
+  if (stepping) {
+    planned = snapshot_->assignment;
+    const int devices = snapshot_->costs ? snapshot_->costs->devices() : 0;
+    for (const NodeSpan& span : overlay_->plan.nodes)
+      if (span.node >= 0 && span.node < n && span.device >= 0 && span.device < devices)
+        planned[span.node] = span.device;
+  }
+  const Assignment& a = stepping ? planned : snapshot_->assignment;
   std::vector<char> moved(n, 0);
   for (int v : snapshot_->moved)
     if (v >= 0 && v < n) moved[v] = 1;
@@ -227,8 +266,14 @@ void GraphScene::restyle() {
     item->marked = marked[v];
     item->hovered = v == hovered_;
     item->selected = v == selected_;
+    item->step = stepping ? roles_[v] : StepRole::None;
+    // Candidates and the pick above their neighbours, so their outlines are never covered.
+    item->setZValue(item->step == StepRole::Chosen ? 5 : item->step == StepRole::Ready ? 4 : 3);
     item->update();
   }
+  auto solid = [&](int v) {
+    return !stepping || roles_[v] == StepRole::Placed || roles_[v] == StepRole::Chosen;
+  };
   const DataflowGraph& g = *graph_;
   double maxTransfer = 0;
   std::vector<double> transfer(g.edgeCount(), 0);
@@ -250,6 +295,7 @@ void GraphScene::restyle() {
                      critical_.edgeOnPath[e];
     item->highlighted = edge.src == hovered_ || edge.dst == hovered_ || edge.src == selected_ ||
                         edge.dst == selected_;
+    item->dim = !solid(edge.src) || !solid(edge.dst);
     item->restack();
     item->update();
   }
@@ -328,6 +374,109 @@ QRectF GraphScene::nodeRect(int node) const {
 
 int GraphScene::movedCount() const {
   return snapshot_ && snapshot_->graph == graph_ ? static_cast<int>(snapshot_->moved.size()) : 0;
+}
+
+void GraphScene::setStepOverlay(StepOverlayPtr overlay) {
+  const int n = graph_ ? graph_->nodeCount() : 0;
+  if (overlay && (static_cast<int>(overlay->placed.size()) != n ||
+                  static_cast<int>(overlay->plan.nodes.size()) != n))
+    overlay.reset();  // for another graph
+  overlay_ = std::move(overlay);
+  roles_.clear();
+  if (overlay_) {
+    roles_.resize(n);
+    for (int v = 0; v < n; ++v)
+      roles_[v] = overlay_->placed[v] ? StepRole::Placed : StepRole::Unplaced;
+    for (const CandidateScore& c : overlay_->ready)
+      if (c.node >= 0 && c.node < n) roles_[c.node] = StepRole::Ready;
+    if (overlay_->chosen >= 0 && overlay_->chosen < n) roles_[overlay_->chosen] = StepRole::Chosen;
+  }
+  restyle();
+}
+
+StepRole GraphScene::stepRole(int node) const {
+  return node >= 0 && node < static_cast<int>(roles_.size()) ? roles_[node] : StepRole::None;
+}
+
+void GraphScene::paintStepBadges(QPainter& p, const QTransform& toDevice, const QFont& font) const {
+  if (!overlay_ || roles_.empty() || nodes_.empty()) return;
+  const Theme& t = Theme::current();
+  QFont small = font;
+  if (small.pointSizeF() > 0) small.setPointSizeF(small.pointSizeF() * 0.85);
+  QFont bold = small;
+  bold.setBold(true);
+  const QFontMetricsF fm(small), fmBold(bold);
+  const double zoom = std::sqrt(std::abs(toDevice.determinant()));
+  const double nodeHeight = nodes_[0]->rect.height() * zoom;
+  // Badges bigger than the nodes they label would bury the graph: then only the pick's.
+  const bool all = nodeHeight >= fm.height() * 0.55;
+
+  struct Badge {
+    int node;
+    double score;
+    bool chosen;
+  };
+  std::vector<Badge> badges;
+  for (const CandidateScore& c : overlay_->ready) {
+    if (c.node < 0 || c.node >= static_cast<int>(nodes_.size())) continue;
+    const bool chosen = c.node == overlay_->chosen;
+    if (chosen || all) badges.push_back({c.node, c.score, chosen});
+  }
+  // The pick first, then best score first: those keep their place when badges collide.
+  const bool higher = overlay_->node_higher_better;
+  std::stable_sort(badges.begin(), badges.end(), [higher](const Badge& a, const Badge& b) {
+    if (a.chosen != b.chosen) return a.chosen;
+    return higher ? a.score > b.score : a.score < b.score;
+  });
+  constexpr size_t kMaxBadges = 80;
+  if (badges.size() > kMaxBadges) badges.resize(kMaxBadges);
+
+  const QRectF visible = p.viewport().isEmpty() ? QRectF() : QRectF(p.window());
+  std::vector<QRectF> taken;
+  taken.reserve(badges.size());
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing, true);
+  for (const Badge& b : badges) {
+    const QString text = formatScore(b.score, overlay_->node_score);
+    const QFontMetricsF& m = b.chosen ? fmBold : fm;
+    const QSizeF size(m.horizontalAdvance(text) + 10, m.height() + 2);
+    const QRectF node = toDevice.mapRect(nodes_[b.node]->rect.translated(nodes_[b.node]->pos()));
+    // Above the node's right end, then above its left end, then below: the first that is free.
+    const QPointF corners[] = {
+        {node.right() - size.width() + 6, node.top() - size.height() + 3},
+        {node.left() - 6, node.top() - size.height() + 3},
+        {node.right() - size.width() + 6, node.bottom() - 3},
+        {node.left() - 6, node.bottom() - 3},
+    };
+    QRectF where;
+    for (const QPointF& corner : corners) {
+      const QRectF r(corner, size);
+      bool free = true;
+      for (const QRectF& o : taken)
+        if (o.intersects(r)) {
+          free = false;
+          break;
+        }
+      if (free) {
+        where = r;
+        break;
+      }
+    }
+    if (where.isNull()) {
+      if (!b.chosen) continue;
+      where = QRectF(corners[0], size);
+    }
+    taken.push_back(where);
+    if (!visible.isEmpty() && !visible.intersects(where)) continue;
+    const QColor accent = stepAccent();
+    p.setPen(QPen(accent, 1.2));
+    p.setBrush(b.chosen ? accent : t.background);
+    p.drawRoundedRect(where, where.height() / 2, where.height() / 2);
+    p.setFont(b.chosen ? bold : small);
+    p.setPen(b.chosen ? Theme::textOn(accent) : t.text);
+    p.drawText(where, Qt::AlignCenter, text);
+  }
+  p.restore();
 }
 
 }  // namespace doppler::views

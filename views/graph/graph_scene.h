@@ -9,11 +9,21 @@
 #include "core/sim/critical_path.h"
 #include "views/common/snapshot.h"
 #include "views/graph/graph_layout.h"
+#include "views/stepper/step_overlay.h"
 
 namespace doppler::views {
 
 class NodeItem;
 class EdgeItem;
+
+// What a node is at the decision stepper's current step.
+enum class StepRole {
+  None,      // no step overlay
+  Placed,    // placed before the step: drawn normally, coloured by its device in the plan
+  Unplaced,  // not yet placed: faded, in the colour of the device the plan puts it on
+  Ready,     // in the ready set: faded, outlined, labelled with its score
+  Chosen,    // the node the step picks: full colour, thick outline with a glow
+};
 
 class GraphScene : public QGraphicsScene {
   Q_OBJECT
@@ -31,6 +41,15 @@ class GraphScene : public QGraphicsScene {
   void setSelected(int node);
   // Nodes drawn with a marker (search matches).
   void setMarked(const std::vector<int>& nodes);
+  // The decision stepper's step (null clears it). Restyles the items in place; the plan's devices
+  // colour the nodes and decide which edges cross devices while it is set.
+  void setStepOverlay(StepOverlayPtr overlay);
+  const StepOverlayPtr& stepOverlay() const { return overlay_; }
+  StepRole stepRole(int node) const;
+  // Paints each candidate's score as a badge by its node, at a constant size on screen (so it
+  // stays legible when zoomed out), moving or dropping badges that would overlap. `toDevice` maps
+  // scene coordinates to the painter's.
+  void paintStepBadges(QPainter& p, const QTransform& toDevice, const QFont& font) const;
 
   bool hasLayout() const { return !nodes_.empty() || (graph_ && graph_->nodeCount() == 0); }
   uint64_t layoutHash() const { return hash_; }
@@ -67,6 +86,8 @@ class GraphScene : public QGraphicsScene {
   std::vector<NodeItem*> nodes_;
   std::vector<EdgeItem*> edges_;
   std::vector<int> marked_;
+  StepOverlayPtr overlay_;
+  std::vector<StepRole> roles_;  // per node while overlay_ is set
 };
 
 }  // namespace doppler::views

@@ -17,6 +17,7 @@
 #include "views/common/selection_state.h"
 #include "views/common/shortcuts.h"
 #include "views/common/theme.h"
+#include "views/stepper/score_scale.h"
 
 namespace doppler::views {
 
@@ -203,6 +204,16 @@ void GraphView::setCriticalPathVisible(bool on) {
   viewport()->update();
 }
 
+void GraphView::setStepOverlay(StepOverlayPtr overlay) {
+  const bool had = scene_->stepOverlay() != nullptr;
+  const int before = had == (overlay != nullptr) ? -1 : currentHeaderHeight();
+  scene_->setStepOverlay(std::move(overlay));
+  // The legend gains or loses the stepper's rows: a fitted view fits again under it. Steps
+  // alone keep the header's height, so stepping never moves the graph.
+  if (before >= 0 && before != currentHeaderHeight() && atFit_ && hasLayout()) fitAll();
+  viewport()->update();
+}
+
 int GraphView::nodeAtViewport(const QPoint& pos) const {
   if (!hasLayout()) return -1;
   return scene_->nodeAt(mapToScene(pos));
@@ -245,6 +256,24 @@ ViewHeader GraphView::header() const {
     if (scene_->movedCount() > 0)
       h.legend.push_back({LegendEntry::Kind::DashedOutline, t.moved,
                           tr("moved device since last setting (%1)").arg(scene_->movedCount()), 2});
+  }
+  if (const StepOverlayPtr& step = scene_->stepOverlay()) {
+    parts << (step->step < step->steps
+                  ? tr("step %1/%2, %3 ready")
+                        .arg(step->step)
+                        .arg(step->steps)
+                        .arg(step->ready.size())
+                  : tr("step %1/%2, complete").arg(step->step).arg(step->steps));
+    QString meaning = QString::fromStdString(step->node_score);
+    meaning.replace(QStringLiteral("(us)"), QString::fromUtf8("(µs)"));
+    h.legend.push_back(
+        {LegendEntry::Kind::Outline, stepAccent(),
+         meaning.isEmpty() ? tr("ready, with its score") : tr("ready, with its %1").arg(meaning),
+         2});
+    h.legend.push_back({LegendEntry::Kind::Outline, stepAccent(), tr("chosen at this step"), 3.5});
+    const Theme& t = Theme::current();
+    h.legend.push_back({LegendEntry::Kind::Swatch, t.dark ? t.grid : t.panel.darker(108),
+                        tr("not placed yet (faded: planned device)")});
   }
   h.subtitle = parts.join(QStringLiteral(" · "));
   return h;
@@ -391,10 +420,27 @@ void GraphView::renderClean(QPainter& p, const QSize& size) {
   const ViewHeader h = header();
   const int hh = headerHeight(h, font(), size.width());
   if (hasLayout()) {
-    const QRectF target(12, hh + 12, size.width() - 24, size.height() - hh - 24);
+    const QRectF target = renderTarget(size, hh);
     scene_->render(&p, target, scene_->sceneRect(), Qt::KeepAspectRatio);
+    const QRectF sr = scene_->sceneRect();
+    const double s = target.width() / sr.width();
+    scene_->paintStepBadges(p,
+                            QTransform::fromTranslate(-sr.left(), -sr.top()) *
+                                QTransform::fromScale(s, s) *
+                                QTransform::fromTranslate(target.left(), target.top()),
+                            font());
   }
   paintHeader(p, h, font(), QRect(QPoint(0, 0), size));
+}
+
+// Where render(KeepAspectRatio) puts the scene in an image: centred in the area under the header.
+QRectF GraphView::renderTarget(const QSize& size, int headerHeight) const {
+  const QRectF area(12, headerHeight + 12, size.width() - 24, size.height() - headerHeight - 24);
+  const QRectF sr = scene_->sceneRect();
+  if (sr.isEmpty() || area.isEmpty()) return area;
+  const double s = std::min(area.width() / sr.width(), area.height() / sr.height());
+  const QSizeF fitted(sr.width() * s, sr.height() * s);
+  return QRectF(area.center() - QPointF(fitted.width() / 2, fitted.height() / 2), fitted);
 }
 
 void GraphView::drawBackground(QPainter* painter, const QRectF& rect) {
@@ -417,6 +463,7 @@ void GraphView::drawForeground(QPainter* painter, const QRectF&) {
     painter->setFont(titleFont(*this, 1.1, false));
     painter->drawText(area, Qt::AlignCenter, hint);
   }
+  if (hasLayout()) scene_->paintStepBadges(*painter, viewportTransform(), font());
   paintHeader(*painter, header(), font(), area);
   painter->restore();
 }
@@ -464,6 +511,8 @@ void GraphView::mousePressEvent(QMouseEvent* event) {
     const int v = nodeAtViewport(event->position().toPoint());
     if (v >= 0) {
       if (selection_) selection_->setSelected(v);
+      const StepRole role = scene_->stepRole(v);
+      if (role == StepRole::Ready || role == StepRole::Chosen) Q_EMIT stepNodeClicked(v);
       event->accept();
       return;
     }
@@ -514,9 +563,23 @@ bool GraphView::viewportEvent(QEvent* event) {
     auto* help = static_cast<QHelpEvent*>(event);
     const int v = nodeAtViewport(help->pos());
     const SnapshotPtr& s = scene_->snapshot();
-    if (v >= 0 && s)
-      QToolTip::showText(help->globalPos(), nodeTooltipHtml(*s, v), viewport());
-    else
+    if (v >= 0 && s) {
+      QString html = nodeTooltipHtml(*s, v);
+      const StepOverlayPtr& step = scene_->stepOverlay();
+      const StepRole role = scene_->stepRole(v);
+      if (step && (role == StepRole::Ready || role == StepRole::Chosen)) {
+        for (const CandidateScore& c : step->ready)
+          if (c.node == v)
+            html += tr("<br><b>ready</b> · %1 %2")
+                        .arg(QString::fromStdString(step->node_score).toHtmlEscaped(),
+                             formatScore(c.score, step->node_score));
+        html += role == StepRole::Chosen ? tr("<br>chosen at this step")
+                                         : tr("<br>click: take this node instead");
+      } else if (step && role == StepRole::Unplaced) {
+        html += tr("<br>not placed yet at step %1").arg(step->step);
+      }
+      QToolTip::showText(help->globalPos(), html, viewport());
+    } else
       QToolTip::hideText();
     return true;
   }

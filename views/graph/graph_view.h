@@ -46,6 +46,11 @@ class GraphView : public QGraphicsView, public ImageSource {
   bool atFit() const { return atFit_; }
   void setCriticalPathVisible(bool on);
   bool criticalPathVisible() const { return scene_->criticalPathVisible(); }
+  // The decision stepper's step (null clears): the ready set outlined with each candidate's
+  // score, the chosen node emphasised, the nodes placed so far in their device's colour and the
+  // rest faded. Restyles the items in place; clicking a ready node emits stepNodeClicked.
+  void setStepOverlay(StepOverlayPtr overlay);
+  const StepOverlayPtr& stepOverlay() const { return scene_->stepOverlay(); }
 
   // Node under a viewport position, and the viewport position of a node's centre.
   int nodeAtViewport(const QPoint& pos) const;
@@ -71,6 +76,9 @@ class GraphView : public QGraphicsView, public ImageSource {
   void layoutRequested(std::shared_ptr<const LayoutInput> input);
   void copyImageRequested();
   void saveImageRequested();
+  // A ready node (the chosen one included) was clicked while a step overlay is shown; the studio
+  // turns it into an override.
+  void stepNodeClicked(int node);
 
  protected:
   void drawForeground(QPainter* painter, const QRectF& rect) override;
@@ -93,6 +101,7 @@ class GraphView : public QGraphicsView, public ImageSource {
   void updateMinimap();
   void placeOverlays();
   int currentHeaderHeight() const;
+  QRectF renderTarget(const QSize& size, int headerHeight) const;
 
   SelectionState* selection_;
   GraphScene* scene_;

@@ -8,9 +8,13 @@
 #include <cmath>
 
 #include "views/common/theme.h"
+#include "views/stepper/score_scale.h"
 
 namespace doppler::views {
 namespace {
+
+// Opacity of the bars not placed yet at the stepper's step.
+constexpr float kFaint = 0.22f;
 
 constexpr int kSectionGap = 8;
 
@@ -55,6 +59,15 @@ void arrowHead(QPainter& p, QPointF tip, QPointF from, const QColor& c) {
 }
 
 }  // namespace
+
+bool TimelinePainter::faint(const TimelineData& data, const TimelineState& state,
+                            const TimelineEvent& e) {
+  if (state.placed.empty()) return false;
+  const int node = e.edge >= 0 && e.edge < static_cast<int>(data.edges.size())
+                       ? data.edges[e.edge].second
+                       : e.node;
+  return node >= 0 && node < static_cast<int>(state.placed.size()) && !state.placed[node];
+}
 
 QString TimelinePainter::opLegendName(const std::string& op) {
   return op.empty() ? QStringLiteral("(no op)") : QString::fromStdString(op);
@@ -159,11 +172,13 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
   // Bars.
   std::vector<float> cover(std::max(plotW, 1)), best(std::max(plotW, 1));
   std::vector<QRgb> colour(std::max(plotW, 1));
+  std::vector<char> solidPx(std::max(plotW, 1));  // a placed event covers the column
   QImage row(std::max(plotW, 1), 1, QImage::Format_ARGB32_Premultiplied);
   struct Bar {
     QRectF r;
     QRgb c;
     const TimelineEvent* e;
+    bool faint;
   };
   std::vector<Bar> bars;
   auto colourOf = [&](const TimelineEvent& e, const TimelineLane& lane) -> QRgb {
@@ -186,6 +201,7 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
     bars.clear();
     std::fill(cover.begin(), cover.end(), 0.f);
     std::fill(best.begin(), best.end(), 0.f);
+    std::fill(solidPx.begin(), solidPx.end(), 0);
     bool anyThin = false;
     for (size_t i = data.firstVisible(lane, tLeft); i < lane.events.size(); ++i) {
       const TimelineEvent& e = lane.events[i];
@@ -193,9 +209,10 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
       if (e.finish < tLeft) continue;
       const double x0 = (e.start - st.t0) / upp, x1 = (e.finish - st.t0) / upp;
       const QRgb c = colourOf(e, lane);
+      const bool isFaint = faint(data, st, e);
       if (x1 - x0 >= 3) {
         const double a = std::max(x0, -2.0), b = std::min(x1, plotW + 2.0);
-        bars.push_back({QRectF(geo.plotLeft + a, y + 2, b - a, h - 4), c, &e});
+        bars.push_back({QRectF(geo.plotLeft + a, y + 2, b - a, h - 4), c, &e, isFaint});
         continue;
       }
       const double a = std::max(x0, 0.0), b = std::min(x1, double(plotW));
@@ -207,6 +224,7 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
         const float part = static_cast<float>(std::min(b, px + 1.0) - std::max(a, double(px)));
         const float amount = std::max(part, 0.02f);
         cover[px] += amount;
+        if (!isFaint) solidPx[px] = 1;
         if (amount > best[px]) {
           best[px] = amount;
           colour[px] = c;
@@ -220,7 +238,7 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
           line[px] = 0;
           continue;
         }
-        const float alpha = std::clamp(cover[px], 0.45f, 1.0f);
+        const float alpha = std::clamp(cover[px], 0.45f, 1.0f) * (solidPx[px] ? 1.0f : kFaint);
         const QRgb c = colour[px];
         line[px] = qRgba(static_cast<int>(qRed(c) * alpha), static_cast<int>(qGreen(c) * alpha),
                          static_cast<int>(qBlue(c) * alpha), static_cast<int>(255 * alpha));
@@ -229,9 +247,14 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
     }
     for (const Bar& b : bars) {
       const QColor c = QColor::fromRgb(b.c);
-      p.fillRect(b.r, transfer ? c.darker(110) : c);
+      QColor fill = transfer ? c.darker(110) : c, edge = c.darker(150);
+      if (b.faint) {
+        fill.setAlphaF(kFaint);
+        edge.setAlphaF(kFaint * 1.6f);
+      }
+      p.fillRect(b.r, fill);
       if (b.r.width() >= 5) {
-        p.setPen(QPen(c.darker(150), 1));
+        p.setPen(QPen(edge, 1));
         p.setBrush(Qt::NoBrush);
         p.drawRect(b.r.adjusted(0.5, 0.5, -0.5, -0.5));
       }
@@ -239,7 +262,7 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
         const QString& label = data.nodeLabels.empty() ? QString() : data.nodeLabels[b.e->node];
         const QRectF tr = b.r.adjusted(4, 0, -3, 0).intersected(QRectF(geo.plotLeft, y, plotW, h));
         if (tr.width() > 20 && !label.isEmpty()) {
-          p.setPen(Theme::textOn(c));
+          p.setPen(b.faint ? theme.mutedText : Theme::textOn(c));
           p.drawText(tr, Qt::AlignVCenter | Qt::AlignLeft,
                      fm.elidedText(label, Qt::ElideRight, static_cast<int>(tr.width())));
         }
@@ -252,6 +275,14 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
     const double x = xOf(data.makespan);
     if (x >= geo.plotLeft && x <= geo.plotRight) {
       p.setPen(QPen(theme.critical, 1.5, Qt::DashLine));
+      p.drawLine(QPointF(x, geo.lanesTop), QPointF(x, geo.lanesTop + geo.contentH - st.scrollY));
+    }
+  }
+  // The stepper's position: how far the placed nodes reach.
+  if (st.stepMarkerUs >= 0) {
+    const double x = xOf(st.stepMarkerUs);
+    if (x >= geo.plotLeft - 1 && x <= geo.plotRight + 1) {
+      p.setPen(QPen(stepAccent(), 2));
       p.drawLine(QPointF(x, geo.lanesTop), QPointF(x, geo.lanesTop + geo.contentH - st.scrollY));
     }
   }
@@ -377,6 +408,23 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
     const double x = std::round(xOf(t)) + 0.5;
     p.drawLine(QPointF(x, ruler.bottom() - 5), QPointF(x, ruler.bottom()));
     p.drawText(QPointF(x + 3, ruler.top() + 3 + fm.ascent()), tickLabel(t, step));
+  }
+  if (st.stepMarkerUs >= 0) {
+    const double x = xOf(st.stepMarkerUs);
+    if (x >= geo.plotLeft - 1 && x <= geo.plotRight + 1) {
+      const QString text = QStringLiteral("so far %1").arg(formatDuration(st.stepMarkerUs));
+      const double w = fm.horizontalAdvance(text) + 12;
+      // Left of the line when it would run off the right edge.
+      const double left = x + w + 2 > geo.plotRight ? x - w : x;
+      const QRectF tag(left, ruler.top() + 2, w, ruler.height() - 4);
+      p.setRenderHint(QPainter::Antialiasing, true);
+      p.setPen(Qt::NoPen);
+      p.setBrush(stepAccent());
+      p.drawRoundedRect(tag, 3, 3);
+      p.setRenderHint(QPainter::Antialiasing, false);
+      p.setPen(Theme::textOn(stepAccent()));
+      p.drawText(tag, Qt::AlignCenter, text);
+    }
   }
 
   // Lane labels.

@@ -28,6 +28,10 @@ struct TimelineState {
   std::optional<std::pair<double, double>> range;
   std::vector<DeviceRangeStats> rangeStats;
   ViewHeader header;
+  // The decision stepper's step: per node, whether it is placed (drawn solid) or not yet (drawn
+  // faint, where the plan will put it); empty when not stepping.
+  std::vector<char> placed;
+  double stepMarkerUs = -1;  // the makespan so far, drawn as a line; negative: none
 };
 
 struct TimelineGeometry {
@@ -48,6 +52,9 @@ class TimelinePainter {
   // Event in a lane nearest to time t within `slack` microseconds, or -1.
   static int eventAt(const TimelineData& data, int lane, double t, double slack);
   static QString opLegendName(const std::string& op);
+  // Whether an event is drawn faint: a node not placed yet at the stepper's step, or a transfer
+  // into one.
+  static bool faint(const TimelineData& data, const TimelineState& state, const TimelineEvent& e);
 };
 
 }  // namespace doppler::views

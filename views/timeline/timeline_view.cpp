@@ -16,8 +16,24 @@
 #include "views/common/selection_state.h"
 #include "views/common/shortcuts.h"
 #include "views/common/theme.h"
+#include "views/stepper/score_scale.h"
 
 namespace doppler::views {
+namespace {
+
+bool samePlan(const Schedule& a, const Schedule& b) {
+  if (a.makespan_us != b.makespan_us || a.nodes.size() != b.nodes.size() ||
+      a.transfers.size() != b.transfers.size())
+    return false;
+  for (size_t i = 0; i < a.nodes.size(); ++i) {
+    const NodeSpan &x = a.nodes[i], &y = b.nodes[i];
+    if (x.device != y.device || x.start_us != y.start_us || x.finish_us != y.finish_us)
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 TimelineView::TimelineView(SelectionState* selection, QWidget* parent)
     : QAbstractScrollArea(parent), selection_(selection) {
@@ -47,10 +63,21 @@ void TimelineView::setSnapshot(SnapshotPtr snapshot) {
                          snapshot_->devices->size() == snapshot->devices->size();
   snapshot_ = std::move(snapshot);
   if (snapshot_ && snapshot_->graph)
-    data_ = std::make_shared<TimelineData>(
+    snapshotData_ = std::make_shared<TimelineData>(
         TimelineData::build(*snapshot_->graph, *snapshot_->devices, snapshot_->sim.schedule));
   else
-    data_.reset();
+    snapshotData_.reset();
+  data_ = snapshotData_;
+  // The plan stays shown across a new placement of the same graph (the stepper follows it).
+  if (overlay_ && snapshot_ && overlay_->plan.nodes.size() == snapshot_->graph->nodes().size() &&
+      sameShape)
+    data_ = std::make_shared<TimelineData>(
+        TimelineData::build(*snapshot_->graph, *snapshot_->devices, overlay_->plan));
+  else if (overlay_) {
+    overlay_.reset();
+    state_.placed.clear();
+    state_.stepMarkerUs = -1;
+  }
   if (!sameShape) state_.selected = state_.hovered = -1;
   // A graph without op kinds would paint every bar in the one "(no op)" colour.
   if (data_ && !hasOpKinds() && state_.colorMode == TimelineColorMode::OpKind)
@@ -61,13 +88,49 @@ void TimelineView::setSnapshot(SnapshotPtr snapshot) {
   }
   state_.header = header();
   if (state_.range)
-    state_.rangeStats = snapshot_
-                            ? deviceRangeStats(snapshot_->sim.schedule, snapshot_->devices->size(),
-                                               state_.range->first, state_.range->second)
-                            : std::vector<DeviceRangeStats>{};
+    state_.rangeStats = snapshot_ ? deviceRangeStats(*shownSchedule(), snapshot_->devices->size(),
+                                                     state_.range->first, state_.range->second)
+                                  : std::vector<DeviceRangeStats>{};
   if (!sameShape || atFit_) fit();
   updateScrollBar();
   viewport()->update();
+}
+
+void TimelineView::setStepOverlay(StepOverlayPtr overlay) {
+  const size_t n = snapshot_ && snapshot_->graph ? snapshot_->graph->nodes().size() : 0;
+  if (overlay && (n == 0 || overlay->plan.nodes.size() != n || overlay->placed.size() != n))
+    overlay.reset();  // for another graph
+  const bool newPlan = (overlay == nullptr) != (overlay_ == nullptr) ||
+                       (overlay && overlay_ && !samePlan(overlay->plan, overlay_->plan));
+  overlay_ = std::move(overlay);
+  if (newPlan) {
+    data_ = overlay_ ? std::make_shared<TimelineData>(TimelineData::build(
+                           *snapshot_->graph, *snapshot_->devices, overlay_->plan))
+                     : snapshotData_;
+    if (state_.range) setRange(state_.range);  // the stats follow the schedule shown
+  }
+  state_.placed = overlay_ ? overlay_->placed : std::vector<char>{};
+  state_.stepMarkerUs = overlay_ ? overlay_->partial_makespan_us : -1;
+  state_.header = header();
+  if (newPlan) {
+    if (atFit_) fit();
+    updateScrollBar();
+  }
+  viewport()->update();
+}
+
+int TimelineView::faintNodeCount() const {
+  if (!data_) return 0;
+  int count = 0;
+  for (int l = 0; l < data_->computeLanes; ++l)
+    for (const TimelineEvent& e : data_->lanes[l].events)
+      count += TimelinePainter::faint(*data_, state_, e);
+  return count;
+}
+
+const Schedule* TimelineView::shownSchedule() const {
+  if (overlay_) return &overlay_->plan;
+  return snapshot_ ? &snapshot_->sim.schedule : nullptr;
 }
 
 ViewHeader TimelineView::header() const {
@@ -75,13 +138,22 @@ ViewHeader TimelineView::header() const {
   h.title = tr("Timeline");
   if (!snapshot_ || !data_) return h;
   const PlacementSnapshot& s = *snapshot_;
-  h.subtitle = tr("%1 on %2 · makespan %3 · %4× lower bound · mean utilization %5% · %6 events")
-                   .arg(QString::fromStdString(s.settings.method),
-                        QString::fromStdString(s.devices->name), formatDuration(s.makespan()))
-                   .arg(s.lower_bound_us > 0 ? s.makespan() / s.lower_bound_us : 0.0, 0, 'f', 2)
-                   .arg(s.meanUtilization() * 100, 0, 'f', 0)
-                   .arg(data_->eventCount);
   const Theme& t = Theme::current();
+  if (overlay_) {
+    h.title = tr("Timeline, planned, step %1/%2").arg(overlay_->step).arg(overlay_->steps);
+    h.subtitle =
+        tr("%1 on %2 · so far %3 · planned makespan %4")
+            .arg(QString::fromStdString(s.settings.method), QString::fromStdString(s.devices->name),
+                 formatDuration(overlay_->partial_makespan_us),
+                 formatDuration(overlay_->plan.makespan_us));
+  } else {
+    h.subtitle = tr("%1 on %2 · makespan %3 · %4× lower bound · mean utilization %5% · %6 events")
+                     .arg(QString::fromStdString(s.settings.method),
+                          QString::fromStdString(s.devices->name), formatDuration(s.makespan()))
+                     .arg(s.lower_bound_us > 0 ? s.makespan() / s.lower_bound_us : 0.0, 0, 'f', 2)
+                     .arg(s.meanUtilization() * 100, 0, 'f', 0)
+                     .arg(data_->eventCount);
+  }
   if (state_.colorMode == TimelineColorMode::OpKind) {
     const int shown = std::min<int>(data_->ops.size(), 10);
     for (int i = 0; i < shown; ++i)
@@ -96,7 +168,14 @@ ViewHeader TimelineView::header() const {
         {LegendEntry::Kind::Swatch, Theme::nodeColor(3), tr("colour = node (C: next colouring)")});
   }
   h.legend.push_back({LegendEntry::Kind::Hatch, t.idleHatch, tr("idle")});
-  h.legend.push_back({LegendEntry::Kind::Line, t.critical, tr("makespan"), 1.5});
+  h.legend.push_back({LegendEntry::Kind::Line, t.critical,
+                      overlay_ ? tr("planned makespan") : tr("makespan"), 1.5});
+  if (overlay_) {
+    QColor faint = t.mutedText;
+    faint.setAlphaF(0.3);
+    h.legend.push_back({LegendEntry::Kind::Swatch, faint, tr("not placed yet (faint)")});
+    h.legend.push_back({LegendEntry::Kind::Line, stepAccent(), tr("makespan so far"), 2});
+  }
   if (state_.selected >= 0)
     h.legend.push_back(
         {LegendEntry::Kind::Line, t.flow, tr("transfers of the selected node"), 1.6});
@@ -246,8 +325,8 @@ void TimelineView::setRange(std::optional<std::pair<double, double>> range) {
   state_.range = range;
   state_.rangeStats.clear();
   if (range && snapshot_)
-    state_.rangeStats = deviceRangeStats(snapshot_->sim.schedule, snapshot_->devices->size(),
-                                         range->first, range->second);
+    state_.rangeStats =
+        deviceRangeStats(*shownSchedule(), snapshot_->devices->size(), range->first, range->second);
   viewport()->update();
   Q_EMIT rangeChanged(range.has_value(), range ? range->first : 0, range ? range->second : 0);
 }
@@ -403,6 +482,12 @@ QString TimelineView::tooltipAt(const QPoint& pos) const {
   const int index = TimelinePainter::eventAt(*data_, lane, timeAtX(pos.x()), 3 * state_.usPerPx);
   if (index < 0) return {};
   const TimelineEvent& e = data_->lanes[lane].events[index];
+  if (e.edge < 0 && overlay_)
+    return tr("<b>%1</b><br>planned: %2 – %3 on %4<br>%5")
+        .arg(QString::fromStdString(snapshot_->graph->node(e.node).id).toHtmlEscaped(),
+             formatTime(e.start), formatTime(e.finish), data_->lanes[lane].label,
+             TimelinePainter::faint(*data_, state_, e) ? tr("not placed yet at this step")
+                                                       : tr("placed"));
   if (e.edge < 0) return nodeTooltipHtml(*snapshot_, e.node);
   const DataflowGraph& graph = *snapshot_->graph;
   const Edge& edge = graph.edge(e.edge);

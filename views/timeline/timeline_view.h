@@ -10,6 +10,7 @@
 
 #include "views/common/image_export.h"
 #include "views/common/snapshot.h"
+#include "views/stepper/step_overlay.h"
 #include "views/timeline/timeline_painter.h"
 
 namespace doppler::views {
@@ -23,7 +24,16 @@ class TimelineView : public QAbstractScrollArea, public ImageSource {
 
   void setSnapshot(SnapshotPtr snapshot);
   const SnapshotPtr& snapshot() const { return snapshot_; }
+  // The schedule shown: the step overlay's plan while one is set, else the snapshot's.
   const TimelineData* data() const { return data_.get(); }
+
+  // The decision stepper's step (null clears): the overlay's plan instead of the simulation, the
+  // nodes placed so far solid and the rest faint, a line at the makespan so far. A step of the
+  // same plan only restyles; a new plan (another branch) is arranged once.
+  void setStepOverlay(StepOverlayPtr overlay);
+  const StepOverlayPtr& stepOverlay() const { return overlay_; }
+  // Compute bars drawn faint at the current step (nodes not placed yet).
+  int faintNodeCount() const;
 
   int hoveredNode() const { return state_.hovered; }
   int selectedNode() const { return state_.selected; }
@@ -84,6 +94,10 @@ class TimelineView : public QAbstractScrollArea, public ImageSource {
   void updateScrollBar();
   void ensureNodeVisible(int node);
   QString tooltipAt(const QPoint& pos) const;
+  const Schedule* shownSchedule() const;
+
+  StepOverlayPtr overlay_;
+  std::shared_ptr<const TimelineData> snapshotData_;  // kept while the plan is shown
 
   SelectionState* selection_;
   SnapshotPtr snapshot_;

@@ -1,0 +1,163 @@
+#include "views/stepper/device_choice_model.h"
+
+#include <QFont>
+#include <algorithm>
+
+#include "views/common/theme.h"
+#include "views/stepper/score_scale.h"
+
+namespace doppler::views {
+
+void DeviceChoiceModel::setStep(std::shared_ptr<const DeviceSet> devices,
+                                std::shared_ptr<const DecisionTrace> trace, int step) {
+  std::vector<Row> rows;
+  bool overridden = false;
+  if (trace && step >= 0 && step < static_cast<int>(trace->steps.size())) {
+    const DecisionStep& decision = trace->steps[step];
+    overridden = decision.device_overridden;
+    std::vector<double> scores;
+    for (const DeviceScore& d : decision.devices) {
+      if (d.device < 0) continue;
+      rows.push_back({d, 1, d.device == decision.device});
+      scores.push_back(d.score);
+    }
+    const std::vector<double> fractions = barFractions(scores, trace->device_higher_better);
+    for (size_t i = 0; i < rows.size(); ++i) rows[i].fraction = fractions[i];
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Row& a, const Row& b) { return a.score.device < b.score.device; });
+  }
+  devices_ = std::move(devices);
+  trace_ = std::move(trace);
+  overridden_ = overridden;
+  const int before = static_cast<int>(rows_.size()), after = static_cast<int>(rows.size());
+  if (after < before) {
+    beginRemoveRows({}, after, before - 1);
+    rows_ = std::move(rows);
+    endRemoveRows();
+  } else if (after > before) {
+    beginInsertRows({}, before, after - 1);
+    rows_ = std::move(rows);
+    endInsertRows();
+  } else {
+    rows_ = std::move(rows);
+  }
+  const int kept = std::min(before, after);
+  if (kept > 0) Q_EMIT dataChanged(index(0, 0), index(kept - 1, ColumnCount - 1));
+}
+
+void DeviceChoiceModel::clear() {
+  setStep(nullptr, nullptr, 0);
+}
+
+int DeviceChoiceModel::deviceAt(int row) const {
+  return row >= 0 && row < static_cast<int>(rows_.size()) ? rows_[row].score.device : -1;
+}
+
+int DeviceChoiceModel::rowOfDevice(int device) const {
+  for (size_t r = 0; r < rows_.size(); ++r)
+    if (rows_[r].score.device == device) return static_cast<int>(r);
+  return -1;
+}
+
+int DeviceChoiceModel::chosenRow() const {
+  for (size_t r = 0; r < rows_.size(); ++r)
+    if (rows_[r].chosen) return static_cast<int>(r);
+  return -1;
+}
+
+QString DeviceChoiceModel::deviceName(int device) const {
+  if (devices_ && device < devices_->size() && !devices_->devices[device].name.empty())
+    return QString::fromStdString(devices_->devices[device].name);
+  return QStringLiteral("dev%1").arg(device);
+}
+
+int DeviceChoiceModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int DeviceChoiceModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant DeviceChoiceModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    return {};
+  const Row& row = rows_[index.row()];
+  const DeviceScore& d = row.score;
+  switch (role) {
+    case Qt::DisplayRole:
+      switch (index.column()) {
+        case DeviceColumn:
+          return deviceName(d.device);
+        case ScoreColumn:
+          return formatScore(d.score, trace_->device_score);
+        case StartColumn:
+          return formatDuration(d.est_start_us);
+        case FinishColumn:
+          return formatDuration(d.est_finish_us);
+      }
+      return {};
+    case Qt::DecorationRole:
+      return index.column() == DeviceColumn ? QVariant(Theme::deviceColor(d.device)) : QVariant();
+    case Qt::ToolTipRole: {
+      QString tip = tr("<b>%1</b><br>%2: %3<br>estimated start %4, finish %5")
+                        .arg(deviceName(d.device).toHtmlEscaped(),
+                             scoreCaption(trace_->device_score, trace_->device_higher_better),
+                             formatScore(d.score, trace_->device_score), formatTime(d.est_start_us),
+                             formatTime(d.est_finish_us));
+      if (row.chosen)
+        tip += overridden_ ? tr("<br>chosen here by an override") : tr("<br>the method's choice");
+      else
+        tip += tr("<br>double-click or Enter: put the node here instead");
+      return tip;
+    }
+    case Qt::TextAlignmentRole:
+      return index.column() == DeviceColumn
+                 ? QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter)
+                 : QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::FontRole:
+      if (row.chosen) {
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+      }
+      return {};
+    case Qt::BackgroundRole:
+      return row.chosen ? QVariant(stepAccentTint(38)) : QVariant();
+    case BarFractionRole:
+      return row.fraction;
+    case BarColorRole: {
+      QColor c = Theme::deviceColor(d.device);
+      c.setAlpha(row.chosen ? 170 : 95);
+      return c;
+    }
+    case ChosenRole:
+      return row.chosen;
+    case ItemIndexRole:
+      return d.device;
+    case ScoreValueRole:
+      return d.score;
+  }
+  return {};
+}
+
+QVariant DeviceChoiceModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal) return {};
+  if (role == Qt::DisplayRole) {
+    switch (section) {
+      case DeviceColumn:
+        return tr("Device");
+      case ScoreColumn:
+        return tr("Score");
+      case StartColumn:
+        return tr("Est. start");
+      case FinishColumn:
+        return tr("Est. finish");
+    }
+  }
+  if (role == Qt::ToolTipRole && section == ScoreColumn && trace_)
+    return scoreCaption(trace_->device_score, trace_->device_higher_better);
+  return {};
+}
+
+}  // namespace doppler::views

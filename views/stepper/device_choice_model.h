@@ -1,0 +1,51 @@
+#pragma once
+// The device decision at one step of a decision trace: one row per device, in device order, with
+// the method's score for putting the chosen node there (PLC's probability or the heuristic's key)
+// as a bar against the best, and the estimated start and finish in the plan so far. The chosen
+// device's row is flagged (bold, tinted, ChosenRole).
+#include <QAbstractTableModel>
+#include <memory>
+#include <vector>
+
+#include "core/graph/device_set.h"
+#include "core/heuristics/decision_trace.h"
+
+namespace doppler::views {
+
+class DeviceChoiceModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column { DeviceColumn, ScoreColumn, StartColumn, FinishColumn, ColumnCount };
+  using QAbstractTableModel::QAbstractTableModel;
+
+  // Shows trace->steps[step]'s devices; a step past the last decision (or no trace) shows none.
+  // Rows are updated in place, so a view keeps its current row.
+  void setStep(std::shared_ptr<const DeviceSet> devices, std::shared_ptr<const DecisionTrace> trace,
+               int step);
+  void clear();
+
+  int deviceAt(int row) const;  // -1 outside the rows
+  int rowOfDevice(int device) const;
+  int chosenRow() const;
+  bool overridden() const { return overridden_; }  // the chosen device was forced here
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+ private:
+  struct Row {
+    DeviceScore score;
+    double fraction = 1;
+    bool chosen = false;
+  };
+  QString deviceName(int device) const;
+
+  std::shared_ptr<const DeviceSet> devices_;
+  std::shared_ptr<const DecisionTrace> trace_;
+  std::vector<Row> rows_;
+  bool overridden_ = false;
+};
+
+}  // namespace doppler::views
