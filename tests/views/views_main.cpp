@@ -7,6 +7,7 @@
 int runModelsTest(int argc, char** argv);
 int runTimelineViewTest(int argc, char** argv);
 int runGraphViewTest(int argc, char** argv);
+int runStepperTest(int argc, char** argv);
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -14,8 +15,10 @@ int main(int argc, char** argv) {
   struct Suite {
     const char* name;
     int (*run)(int, char**);
-  } suites[] = {
-      {"models", runModelsTest}, {"timeline", runTimelineViewTest}, {"graph", runGraphViewTest}};
+  } suites[] = {{"models", runModelsTest},
+                {"timeline", runTimelineViewTest},
+                {"graph", runGraphViewTest},
+                {"stepper", runStepperTest}};
   if (argc > 1)
     for (const Suite& s : suites)
       if (std::strcmp(argv[1], s.name) == 0) {

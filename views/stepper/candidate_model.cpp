@@ -28,31 +28,29 @@ void CandidateModel::setStep(std::shared_ptr<const DataflowGraph> graph,
       return a.chosen && !b.chosen;
     });
   }
+  // Structure first, then contents: rows that stay keep their data while rows come and go, as
+  // views and proxies expect; the rows removed still read the old trace.
+  const int before = static_cast<int>(rows_.size()), after = static_cast<int>(rows.size());
+  if (after < before) {
+    beginRemoveRows({}, after, before - 1);
+    rows_.resize(after);
+    endRemoveRows();
+  }
   graph_ = std::move(graph);
   trace_ = std::move(trace);
   overridden_ = overridden;
-  replaceRows(std::move(rows));
+  const int kept = std::min(before, after);
+  std::copy(rows.begin(), rows.begin() + kept, rows_.begin());
+  if (kept > 0) Q_EMIT dataChanged(index(0, 0), index(kept - 1, ColumnCount - 1));
+  if (after > before) {
+    beginInsertRows({}, before, after - 1);
+    rows_ = std::move(rows);
+    endInsertRows();
+  }
 }
 
 void CandidateModel::clear() {
   setStep(nullptr, nullptr, 0);
-}
-
-void CandidateModel::replaceRows(std::vector<Row> rows) {
-  const int before = static_cast<int>(rows_.size()), after = static_cast<int>(rows.size());
-  if (after < before) {
-    beginRemoveRows({}, after, before - 1);
-    rows_ = std::move(rows);
-    endRemoveRows();
-  } else if (after > before) {
-    beginInsertRows({}, before, after - 1);
-    rows_ = std::move(rows);
-    endInsertRows();
-  } else {
-    rows_ = std::move(rows);
-  }
-  const int kept = std::min(before, after);
-  if (kept > 0) Q_EMIT dataChanged(index(0, 0), index(kept - 1, ColumnCount - 1));
 }
 
 int CandidateModel::nodeAt(int row) const {

@@ -39,7 +39,6 @@ class CandidateModel : public QAbstractTableModel {
     double score = 0, fraction = 1;
     bool chosen = false;
   };
-  void replaceRows(std::vector<Row> rows);
 
   std::shared_ptr<const DataflowGraph> graph_;
   std::shared_ptr<const DecisionTrace> trace_;

@@ -26,23 +26,25 @@ void DeviceChoiceModel::setStep(std::shared_ptr<const DeviceSet> devices,
     std::stable_sort(rows.begin(), rows.end(),
                      [](const Row& a, const Row& b) { return a.score.device < b.score.device; });
   }
-  devices_ = std::move(devices);
-  trace_ = std::move(trace);
-  overridden_ = overridden;
+  // Structure first, then contents: rows that stay keep their data while rows come and go, as
+  // views and proxies expect; the rows removed still read the old trace.
   const int before = static_cast<int>(rows_.size()), after = static_cast<int>(rows.size());
   if (after < before) {
     beginRemoveRows({}, after, before - 1);
-    rows_ = std::move(rows);
+    rows_.resize(after);
     endRemoveRows();
-  } else if (after > before) {
+  }
+  devices_ = std::move(devices);
+  trace_ = std::move(trace);
+  overridden_ = overridden;
+  const int kept = std::min(before, after);
+  std::copy(rows.begin(), rows.begin() + kept, rows_.begin());
+  if (kept > 0) Q_EMIT dataChanged(index(0, 0), index(kept - 1, ColumnCount - 1));
+  if (after > before) {
     beginInsertRows({}, before, after - 1);
     rows_ = std::move(rows);
     endInsertRows();
-  } else {
-    rows_ = std::move(rows);
   }
-  const int kept = std::min(before, after);
-  if (kept > 0) Q_EMIT dataChanged(index(0, 0), index(kept - 1, ColumnCount - 1));
 }
 
 void DeviceChoiceModel::clear() {
