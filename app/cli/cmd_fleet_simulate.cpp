@@ -1,9 +1,389 @@
-// `doppler fleet simulate` and `doppler fleet compare` (not yet built: registers nothing until
-// their work lands).
+// `doppler fleet simulate` and `doppler fleet compare`: run fleet scheduling methods on the
+// slot-level or the per-request simulator (core/fleet/sim, docs/fleet_sim.md) and print their
+// metrics; compare runs every method over several seeds with 95% confidence intervals. Both are
+// recorded in the run store as kind "fleet" (figures: the metrics).
+#include <memory>
+#include <numeric>
+#include <sstream>
+#include <stdexcept>
+
+#include "core/fleet/sim/baselines.h"
+#include "core/fleet/sim/harness.h"
+#include "core/graph/input_error.h"
 #include "fleet_cli.h"
+#include "output.h"
+#include "run_recording.h"
+#include "text_table.h"
 
 namespace doppler::cli {
+namespace {
 
-void addFleetSimulateCommands(CLI::App& /*fleet*/) {}
+namespace fs = doppler::fleet::sim;
+namespace fw = doppler::fleet;
+
+struct FleetSimArgs {
+  std::string topology;
+  std::string trace = "conv";
+  int slots = 480;
+  double slotSeconds = 45;
+  uint64_t seed = 1;
+  std::string horizon = "tile";
+  double load = fs::RunOptions{}.load;
+  double timeScale = 1;
+  double poolScale = fs::RunOptions{}.pool_scale;
+  std::string model = "llama-2-7b";
+  std::string fidelity = "slot";
+  double ttftSlo = fs::SloTargets{}.ttft_s;
+  double tpotSlo = fs::SloTargets{}.tpot_s;
+  std::string method = "ot";  // simulate
+  int seeds = 3;              // compare
+  std::string methods;        // compare: comma-separated, empty = all
+  OutputArgs output;
+  RecordArgs record;
+};
+
+fs::RunOptions runOptions(const FleetSimArgs& args) {
+  fs::RunOptions o;
+  o.topology = args.topology;
+  o.trace = args.trace;
+  o.slots = args.slots;
+  o.slot_seconds = args.slotSeconds;
+  o.seed = args.seed;
+  o.load = args.load;
+  o.time_scale = args.timeScale;
+  o.pool_scale = args.poolScale;
+  o.model = args.model;
+  if (args.horizon == "tile")
+    o.horizon = fw::HorizonRule::Tile;
+  else if (args.horizon == "stretch")
+    o.horizon = fw::HorizonRule::Stretch;
+  else if (args.horizon == "once")
+    o.horizon = fw::HorizonRule::Once;
+  else
+    throw InputError("", "--horizon " + args.horizon, "expected tile, stretch or once");
+  try {
+    o.fidelity = fs::parseFidelity(args.fidelity);
+  } catch (const std::invalid_argument& e) {
+    throw InputError("", "--fidelity " + args.fidelity, e.what());
+  }
+  try {
+    fw::findModel(args.model);
+  } catch (const std::invalid_argument& e) {
+    throw InputError("", "--model " + args.model, e.what());
+  }
+  o.sim.slo.ttft_s = args.ttftSlo;
+  o.sim.slo.tpot_s = args.tpotSlo;
+  return o;
+}
+
+void checkMethod(const std::string& name) {
+  try {
+    fs::makePolicy(name);
+  } catch (const std::invalid_argument& e) {
+    throw InputError("", "--method " + name, e.what());
+  }
+}
+
+fs::PreparedScenario prepare(const fs::RunOptions& o) {
+  try {
+    return fs::prepareScenario(o);
+  } catch (const std::invalid_argument& e) {
+    throw InputError("", "options", e.what());
+  }
+}
+
+nlohmann::json loadJson(const fs::PreparedScenario& p, const fs::RunOptions& o) {
+  return {{"target_load", o.load},
+          {"load_factor", p.capacity.load_factor},
+          {"fleet_requests_per_s", p.capacity.fleet_requests_per_s},
+          {"demand_requests_per_s", p.capacity.demand_requests_per_s},
+          {"time_scale", p.time_scale},
+          {"rate_scale", p.rate_scale},
+          {"pool_scale", o.pool_scale},
+          {"requests", p.scenario.demand.requests.size()}};
+}
+
+std::string loadLine(const fs::PreparedScenario& p, const fs::RunOptions& o) {
+  std::ostringstream s;
+  s << "load        " << fixedNumber(p.capacity.load_factor, 3) << " of "
+    << fixedNumber(p.capacity.fleet_requests_per_s, 1) << " requests/s (target "
+    << shortNumber(o.load) << "; demand x" << shortNumber(p.rate_scale) << ", pool scale "
+    << shortNumber(o.pool_scale) << "), " << p.scenario.demand.requests.size() << " requests\n";
+  return s.str();
+}
+
+nlohmann::json metricsJson(const fs::FleetMetrics& m) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [name, value] : fs::allFigures(m)) out[name] = value;
+  out["region_utilization"] = m.region_utilization;
+  out["rejected_by_reason"] = m.rejected_by_reason;
+  out["slo"] = {{"ttft_s", m.slo.ttft_s}, {"tpot_s", m.slo.tpot_s}};
+  return out;
+}
+
+sessions::RunSpec fleetSpec(const std::string& method, const FleetSimArgs& args,
+                            const fs::RunOptions& o, nlohmann::json extra) {
+  sessions::RunSpec spec;
+  spec.kind = "fleet";
+  spec.method = method;
+  spec.seed = o.seed;
+  spec.params = std::move(extra);
+  spec.params["topology"] = absoluteIfFile(args.topology);
+  spec.params["trace"] = absoluteIfFile(args.trace);
+  spec.params["slots"] = args.slots;
+  spec.params["slot_seconds"] = args.slotSeconds;
+  spec.params["horizon"] = args.horizon;
+  spec.params["load"] = args.load;
+  spec.params["time_scale"] = args.timeScale;
+  spec.params["pool_scale"] = args.poolScale;
+  spec.params["model"] = args.model;
+  spec.params["fidelity"] = args.fidelity;
+  spec.params["ttft_slo_s"] = args.ttftSlo;
+  spec.params["tpot_slo_s"] = args.tpotSlo;
+  return spec;
+}
+
+// The run store keeps a graph and a device set per run; a fleet run has neither, so it stores
+// an empty graph named after the topology and an empty device set named "fleet".
+DataflowGraph fleetGraph(const std::string& topology) {
+  DataflowGraph g;
+  g.name = "fleet:" + topology;
+  return g;
+}
+DeviceSet fleetDevices() {
+  DeviceSet d;
+  d.name = "fleet";
+  return d;
+}
+
+void runSimulate(const FleetSimArgs& args) {
+  const fs::RunOptions o = runOptions(args);
+  checkMethod(args.method);
+  RunRecording rec(args.record, fleetSpec(args.method, args, o, nlohmann::json::object()),
+                   fleetGraph(args.topology), fleetDevices());
+  const fs::PreparedScenario prepared = prepare(o);
+  const fs::SimResult result = fs::runMethod(prepared, args.method, o);
+  const fs::FleetMetrics& m = result.metrics;
+  for (size_t t = 0; t < result.series.queued.size(); ++t)
+    rec.metric("queued", static_cast<int64_t>(t), result.series.queued[t]);
+  rec.save(
+      [&](sessions::RunStore& store, int64_t run) { store.setFigures(run, fs::allFigures(m)); });
+  rec.finish();
+  writeRecordedResult(
+      args.output, rec,
+      [&] {
+        return nlohmann::json{{"topology", prepared.scenario.world.topology},
+                              {"trace", prepared.scenario.demand.source},
+                              {"method", args.method},
+                              {"fidelity", args.fidelity},
+                              {"seed", o.seed},
+                              {"slots", o.slots},
+                              {"load", loadJson(prepared, o)},
+                              {"metrics", metricsJson(m)}};
+      },
+      [&] {
+        std::ostringstream s;
+        s << "fleet       " << prepared.scenario.world.topology << ", "
+          << prepared.scenario.demand.source << ", " << args.method << " on the " << args.fidelity
+          << " simulator, " << o.slots << " slots, seed " << o.seed << "\n"
+          << loadLine(prepared, o) << "\n";
+        std::vector<std::vector<std::string>> rows = {{"", "mean", "p50", "p90", "p95", "p99"}};
+        auto dist = [&](const std::string& name, const fs::Distribution& d) {
+          rows.push_back({name, fixedNumber(d.mean, 3), fixedNumber(d.p50, 3),
+                          fixedNumber(d.p90, 3), fixedNumber(d.p95, 3), fixedNumber(d.p99, 3)});
+        };
+        dist("response s", m.e2e_s);
+        dist("TTFT s", m.ttft_s);
+        dist("TPOT s", m.tpot_s);
+        dist("queueing s", m.queue_s);
+        std::vector<Align> align(6, Align::Right);
+        align[0] = Align::Left;
+        s << textTable(rows, align) << "\n"
+          << "requests    " << fixedNumber(m.arrivals, 0) << " arrived, "
+          << fixedNumber(m.served, 0) << " served, " << fixedNumber(m.queued, 0) << " queued, "
+          << fixedNumber(m.rejected, 0) << " rejected\n"
+          << "SLO         " << fixedNumber(100 * m.slo_attainment, 1) << "% within TTFT "
+          << shortNumber(m.slo.ttft_s) << " s and TPOT " << shortNumber(m.slo.tpot_s)
+          << " s; goodput " << fixedNumber(m.goodput_rps, 2) << " requests/s\n"
+          << "throughput  " << fixedNumber(m.throughput_rps, 2) << " requests/s, "
+          << fixedNumber(m.tokens_per_s, 0) << " tokens/s\n"
+          << "cost        power $" << fixedNumber(m.power_cost_usd, 2) << " ("
+          << fixedNumber(m.energy_kwh, 1) << " kWh, " << fixedNumber(m.energy_per_token_j, 3)
+          << " J/token), GPUs $" << fixedNumber(m.gpu_cost_usd, 2) << "\n"
+          << "changes     " << m.switches << " routing switches (cost "
+          << fixedNumber(m.switch_cost, 2) << "), " << m.migrations << " cold starts\n"
+          << "balance     utilization " << fixedNumber(m.utilization, 3) << ", CV "
+          << fixedNumber(m.utilization_cv, 3) << ", Jain " << fixedNumber(m.jain_index, 3)
+          << ", 1/(1+CV) " << fixedNumber(m.load_balance, 3) << "\n"
+          << "network     " << fixedNumber(100 * m.cross_region_share, 1)
+          << "% served away from home, +" << fixedNumber(m.added_network_s * 1e3, 2)
+          << " ms mean added round trip\n"
+          << "simulated   in " << fixedNumber(m.wall_s, 3) << " s\n";
+        return s.str();
+      });
+}
+
+std::vector<std::string> splitMethods(const std::string& list) {
+  if (list.empty()) return fs::comparedPolicies();
+  std::vector<std::string> out;
+  std::stringstream s(list);
+  std::string item;
+  while (std::getline(s, item, ',')) {
+    if (item.empty()) throw InputError("", "--methods " + list, "empty method name");
+    checkMethod(item);
+    out.push_back(item);
+  }
+  return out;
+}
+
+double mean(const std::vector<double>& v) {
+  return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
+
+void runCompare(const FleetSimArgs& args) {
+  const fs::RunOptions o = runOptions(args);
+  const std::vector<std::string> methods = splitMethods(args.methods);
+  nlohmann::json extra = {{"seeds", args.seeds}, {"methods", methods}};
+  RunRecording rec(args.record, fleetSpec("compare", args, o, extra), fleetGraph(args.topology),
+                   fleetDevices());
+  const fs::PreparedScenario first = prepare(o);  // validates options and reports the load
+  fs::Comparison c;
+  try {
+    c = fs::compareMethods(o, methods, args.seeds);
+  } catch (const std::invalid_argument& e) {
+    throw InputError("", "options", e.what());
+  }
+  // Per method, per headline figure: the mean over seeds and its 95% CI half-width.
+  nlohmann::json table = nlohmann::json::object();
+  std::map<std::string, double> figures;
+  for (const std::string& m : methods) {
+    std::map<std::string, std::vector<double>> values;
+    for (const fs::FleetMetrics& run : c.runs[m])
+      for (const auto& [name, value] : fs::headlineFigures(run)) values[name].push_back(value);
+    nlohmann::json row = nlohmann::json::object();
+    for (const auto& [name, v] : values) {
+      row[name] = mean(v);
+      row[name + "_ci95"] = fs::ci95HalfWidth(v);
+      figures[m + "." + name] = mean(v);
+    }
+    table[m] = row;
+  }
+  rec.save([&](sessions::RunStore& store, int64_t run) { store.setFigures(run, figures); });
+  rec.finish();
+  writeRecordedResult(
+      args.output, rec,
+      [&] {
+        return nlohmann::json{{"topology", first.scenario.world.topology},
+                              {"trace", first.scenario.demand.source},
+                              {"fidelity", args.fidelity},
+                              {"seeds", args.seeds},
+                              {"first_seed", o.seed},
+                              {"slots", o.slots},
+                              {"load", loadJson(first, o)},
+                              {"methods", table}};
+      },
+      [&] {
+        std::ostringstream s;
+        s << "fleet       " << first.scenario.world.topology << ", " << first.scenario.demand.source
+          << ", " << args.fidelity << " simulator, " << o.slots << " slots, seeds " << o.seed
+          << ".." << o.seed + args.seeds - 1 << " (mean ± 95% CI)\n"
+          << loadLine(first, o) << "\n";
+        const std::vector<std::pair<std::string, std::string>> cols = {
+            {"mean_response_s", "resp s"},   {"p95_response_s", "p95 s"},
+            {"ttft_p95_s", "TTFT95 s"},      {"tpot_p95_s", "TPOT95 s"},
+            {"slo_attainment", "SLO"},       {"mean_queue_s", "queue s"},
+            {"power_cost", "power $"},       {"switches", "switches"},
+            {"load_balance", "LB"},          {"utilization", "util"},
+            {"cross_region_share", "remote"}};
+        std::vector<std::vector<std::string>> rows;
+        std::vector<std::string> header = {"method"};
+        for (const auto& col : cols) header.push_back(col.second);
+        rows.push_back(header);
+        for (const std::string& m : methods) {
+          std::vector<std::string> row = {m};
+          for (const auto& col : cols) {
+            const double v = table[m][col.first].get<double>();
+            const double ci = table[m][col.first + "_ci95"].get<double>();
+            const int digits = col.first == "switches" || col.first == "power_cost" ? 1 : 3;
+            row.push_back(fixedNumber(v, digits) +
+                          (args.seeds > 1 ? "±" + fixedNumber(ci, digits) : ""));
+          }
+          rows.push_back(row);
+        }
+        std::vector<Align> align(header.size(), Align::Right);
+        align[0] = Align::Left;
+        s << textTable(rows, align);
+        return s.str();
+      });
+}
+
+void addCommonOptions(CLI::App& cmd, FleetSimArgs& args) {
+  cmd.add_option("--topology,-t", args.topology,
+                 "Topology: abilene, polska, cost266, gabriel, germany50, or an SNDlib file")
+      ->required();
+  cmd.add_option("--trace", args.trace,
+                 "Demand: conv, code (Azure LLM traces 2023), synthetic, or a trace CSV file")
+      ->capture_default_str();
+  cmd.add_option("--slots", args.slots, "Timeslots in the horizon")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd.add_option("--slot-seconds", args.slotSeconds, "Seconds per timeslot")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd.add_option("--seed", args.seed, "Seed for the world, the demand and the routing draws")
+      ->capture_default_str();
+  cmd.add_option("--horizon", args.horizon, "How the trace covers the horizon: tile, stretch, once")
+      ->capture_default_str();
+  cmd.add_option("--load", args.load,
+                 "Scale demand so the fleet's mean load (demand / roofline capacity) is this; 0: "
+                 "as --time-scale gives it")
+      ->check(CLI::Range(0.0, 10.0))
+      ->capture_default_str();
+  cmd.add_option("--time-scale", args.timeScale,
+                 "Multiply the trace's times first (0.5 doubles the rate; with --load 0)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd.add_option("--pool-scale", args.poolScale,
+                 "GPUs per region as a share of TORTA's per-type ranges")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd.add_option("--model", args.model, "Served model: llama-2-7b, llama-2-13b")
+      ->capture_default_str();
+  cmd.add_option("--fidelity", args.fidelity,
+                 "slot (fluid model, fast) or request (discrete-event, per request)")
+      ->capture_default_str();
+  cmd.add_option("--ttft-slo", args.ttftSlo, "TTFT target for SLO attainment, s")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd.add_option("--tpot-slo", args.tpotSlo, "TPOT target for SLO attainment, s")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  addOutputOptions(cmd, args.output);
+  addRecordOptions(cmd, args.record);
+}
+
+}  // namespace
+
+void addFleetSimulateCommands(CLI::App& fleet) {
+  auto sim = std::make_shared<FleetSimArgs>();
+  CLI::App* simulate = fleet.add_subcommand(
+      "simulate", "Run one scheduling method over a fleet scenario and print its metrics");
+  addCommonOptions(*simulate, *sim);
+  simulate
+      ->add_option("--method,-m", sim->method,
+                   "local, round-robin, least-loaded, skylb, sdib, ot, ot-smoothed, milp")
+      ->capture_default_str();
+  simulate->callback([sim] { runSimulate(*sim); });
+
+  auto cmp = std::make_shared<FleetSimArgs>();
+  CLI::App* compare = fleet.add_subcommand(
+      "compare", "Run every method with identical seeds; means and 95% confidence intervals");
+  addCommonOptions(*compare, *cmp);
+  compare->add_option("--seeds", cmp->seeds, "Seeds (seed, seed + 1, ...)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  compare->add_option("--methods", cmp->methods, "Comma-separated methods (default: all)");
+  compare->callback([cmp] { runCompare(*cmp); });
+}
 
 }  // namespace doppler::cli

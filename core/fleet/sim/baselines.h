@@ -1,0 +1,50 @@
+#pragma once
+// The baseline scheduling methods, all behind SchedulingPolicy (policy.h) so one harness runs
+// them with identical seeds (docs/fleet_sim.md, "Baselines"). Each is a per-slot rule over the
+// slot's arrivals, queues and capacities; none looks further ahead than the slot.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/fleet/sim/policy.h"
+
+namespace doppler::fleet::sim {
+
+// A fixed allocation every slot (tests, and checking the simulators against each other).
+class FixedPolicy : public SchedulingPolicy {
+ public:
+  FixedPolicy(std::string name, Allocation allocation)
+      : name_(std::move(name)), allocation_(std::move(allocation)) {}
+  std::string name() const override { return name_; }
+  Allocation allocate(const SlotState&) override { return allocation_; }
+
+ private:
+  std::string name_;
+  Allocation allocation_;
+};
+
+// Smoothed OT's weight on the new plan: A_t = (1 - eta) A_{t-1} + eta P*_t (digest §7, "Baselines
+// to add"; eta is not given there: 0.3 is an assumption).
+inline constexpr double kSmoothedOtEta = 0.3;
+
+// The methods by name: local, round-robin, least-loaded, skylb, sdib, ot, ot-smoothed, milp.
+const std::vector<std::string>& policyNames();
+// The methods `fleet compare` runs by default (all of them).
+const std::vector<std::string>& comparedPolicies();
+// std::invalid_argument naming the known methods if `name` is unknown.
+std::unique_ptr<SchedulingPolicy> makePolicy(const std::string& name);
+
+// Exposed for tests: the water-filling split of `total` requests over regions with capacities
+// `capacity` (requests per slot) and backlogs `queued`, equalising (queued + share) / capacity.
+std::vector<double> waterFill(double total, const std::vector<double>& capacity,
+                              const std::vector<double>& queued);
+
+// Per-slot MILP (CBC) options.
+struct MilpOptions {
+  double time_limit_s = 0.5;      // per slot; the best solution found by then is used
+  double switch_weight = 0.5;     // cost per request moved away from last slot's routing, in s
+  double overload_weight = 60.0;  // cost per request beyond the target load, in s
+};
+std::unique_ptr<SchedulingPolicy> makeMilpPolicy(const MilpOptions& options = {});
+
+}  // namespace doppler::fleet::sim

@@ -1,0 +1,128 @@
+#include "core/fleet/sim/harness.h"
+
+#include <memory>
+#include <stdexcept>
+
+#include "core/fleet/sim/baselines.h"
+
+namespace doppler::fleet::sim {
+
+Fidelity parseFidelity(const std::string& name) {
+  if (name == "slot") return Fidelity::Slot;
+  if (name == "request") return Fidelity::Request;
+  throw std::invalid_argument("unknown fidelity '" + name + "' (known: slot, request)");
+}
+
+PreparedScenario prepareScenario(const RunOptions& options) {
+  if (options.slots < 1) throw std::invalid_argument("slots must be at least 1");
+  if (!(options.slot_seconds > 0)) throw std::invalid_argument("slot seconds must be positive");
+  if (!(options.load >= 0) || options.load > 10)
+    throw std::invalid_argument("load must be from 0 to 10");
+  if (!(options.time_scale > 0)) throw std::invalid_argument("time scale must be positive");
+  if (!(options.pool_scale > 0)) throw std::invalid_argument("pool scale must be positive");
+  ScenarioOptions so;
+  so.topology = options.topology;
+  so.trace = options.trace;
+  so.world.seed = options.seed;
+  so.world.model = options.model;
+  so.world.pools.scale = options.pool_scale;
+  so.demand.slots = options.slots;
+  so.demand.slot_seconds = options.slot_seconds;
+  so.demand.horizon = options.horizon;
+  so.demand.time_scale = options.time_scale;
+  PreparedScenario p;
+  p.scenario = buildScenario(so);
+  p.time_scale = options.time_scale;
+  p.capacity = estimateCapacity(p.scenario.world, p.scenario.demand);
+  if (options.load > 0 && p.capacity.load_factor > 0) {
+    // Demand rate is proportional to 1 / time scale (trace) or to the synthetic rate, so one
+    // rescale hits the target up to the sampling of requests.
+    const double factor = options.load / p.capacity.load_factor;
+    p.rate_scale = factor;
+    if (options.trace == "synthetic")
+      so.synthetic.mean_rate_per_s *= factor;
+    else
+      so.demand.time_scale = p.time_scale = options.time_scale / factor;
+    Scenario rebuilt = buildScenario(so);
+    p.scenario.demand = std::move(rebuilt.demand);
+    p.capacity = estimateCapacity(p.scenario.world, p.scenario.demand);
+  }
+  return p;
+}
+
+SimResult runMethod(const PreparedScenario& prepared, const std::string& method,
+                    const RunOptions& options) {
+  const auto [context, generated] = meanTokens(prepared.scenario.demand);
+  SimOptions sim = options.sim;
+  sim.seed = options.seed;
+  const FleetModel fleet(prepared.scenario.world, sim, context, generated);
+  std::unique_ptr<SchedulingPolicy> policy = makePolicy(method);
+  return options.fidelity == Fidelity::Slot
+             ? simulateSlots(fleet, prepared.scenario.demand, *policy)
+             : simulateRequests(fleet, prepared.scenario.demand, *policy);
+}
+
+Comparison compareMethods(const RunOptions& options, const std::vector<std::string>& methods,
+                          int seeds) {
+  if (seeds < 1) throw std::invalid_argument("seeds must be at least 1");
+  for (const std::string& m : methods) makePolicy(m);  // unknown names fail before any run
+  Comparison c;
+  c.methods = methods;
+  for (int k = 0; k < seeds; ++k) {
+    RunOptions run = options;
+    run.seed = options.seed + static_cast<uint64_t>(k);
+    const PreparedScenario prepared = prepareScenario(run);
+    c.capacity.push_back(prepared.capacity);
+    for (const std::string& m : methods) c.runs[m].push_back(runMethod(prepared, m, run).metrics);
+  }
+  return c;
+}
+
+std::map<std::string, double> headlineFigures(const FleetMetrics& m) {
+  return {{"mean_response_s", m.e2e_s.mean},
+          {"p95_response_s", m.e2e_s.p95},
+          {"ttft_p95_s", m.ttft_s.p95},
+          {"tpot_p95_s", m.tpot_s.p95},
+          {"slo_attainment", m.slo_attainment},
+          {"mean_queue_s", m.queue_s.mean},
+          {"power_cost", m.power_cost_usd},
+          {"switches", m.switches},
+          {"load_balance", m.load_balance},
+          {"utilization", m.utilization},
+          {"cross_region_share", m.cross_region_share}};
+}
+
+std::map<std::string, double> allFigures(const FleetMetrics& m) {
+  std::map<std::string, double> f = headlineFigures(m);
+  auto dist = [&](const std::string& name, const Distribution& d) {
+    f[name + "_mean_s"] = d.mean;
+    f[name + "_p50_s"] = d.p50;
+    f[name + "_p90_s"] = d.p90;
+    f[name + "_p95_s"] = d.p95;
+    f[name + "_p99_s"] = d.p99;
+  };
+  dist("ttft", m.ttft_s);
+  dist("tpot", m.tpot_s);
+  dist("e2e", m.e2e_s);
+  dist("queue", m.queue_s);
+  f["arrivals"] = m.arrivals;
+  f["served"] = m.served;
+  f["queued"] = m.queued;
+  f["rejected"] = m.rejected;
+  f["goodput_rps"] = m.goodput_rps;
+  f["throughput_rps"] = m.throughput_rps;
+  f["tokens_per_s"] = m.tokens_per_s;
+  f["energy_kwh"] = m.energy_kwh;
+  f["gpu_cost_usd"] = m.gpu_cost_usd;
+  f["energy_per_token_j"] = m.energy_per_token_j;
+  f["switch_cost"] = m.switch_cost;
+  f["migrations"] = m.migrations;
+  f["utilization_cv"] = m.utilization_cv;
+  f["jain_index"] = m.jain_index;
+  f["added_network_s"] = m.added_network_s;
+  f["mean_network_s"] = m.mean_network_s;
+  f["wall_s"] = m.wall_s;
+  return f;
+}
+
+}  // namespace doppler::fleet::sim

@@ -1,0 +1,67 @@
+#pragma once
+// One harness for every method (docs/fleet_sim.md, "Harness"): builds the scenario with the
+// demand scaled to a target load, runs a method on either simulator, and compares methods over
+// several seeds with identical seeds per method. The CLI, the benchmarks and the studio call it.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/fleet/sim/simulate.h"
+#include "core/fleet/world/scenario.h"
+
+namespace doppler::fleet::sim {
+
+enum class Fidelity { Slot, Request };
+Fidelity parseFidelity(const std::string& name);  // "slot", "request"; std::invalid_argument
+
+struct RunOptions {
+  std::string topology = "abilene";
+  std::string trace = "conv";
+  int slots = 480;
+  double slot_seconds = 45;
+  uint64_t seed = 1;
+  // The demand is scaled (the trace's times, or the synthetic rate) so the fleet's mean load,
+  // demand over the roofline capacity of every pool (estimateCapacity), is this. With the
+  // default pools the shipped traces load the fleet below 1% (docs/fleet.md, "Load"): without
+  // scaling every method looks the same. 0 leaves the demand as time_scale gives it.
+  double load = 0.7;
+  double time_scale = 1.0;
+  // Pools at 0.02 of TORTA's counts (4-6 GPUs a region) keep the request count at the target
+  // load in the millions, not tens of millions, for the 6 h horizon.
+  double pool_scale = 0.02;
+  HorizonRule horizon = HorizonRule::Tile;
+  std::string model = "llama-2-7b";
+  Fidelity fidelity = Fidelity::Slot;
+  SimOptions sim;
+};
+
+struct PreparedScenario {
+  Scenario scenario;
+  CapacityEstimate capacity;  // after scaling
+  double time_scale = 1;      // the factor applied to the trace's times (trace demand)
+  double rate_scale = 1;      // demand rate over the unscaled demand's
+};
+
+// Throws InputError for bad files and std::invalid_argument for bad options.
+PreparedScenario prepareScenario(const RunOptions& options);
+
+// Runs `method` on the prepared scenario with options.fidelity and options.seed.
+SimResult runMethod(const PreparedScenario& prepared, const std::string& method,
+                    const RunOptions& options);
+
+// Every method on seeds seed, seed + 1, ...: the same scenario and routing draws for each method
+// under one seed. Results per method, one FleetMetrics per seed, in seed order.
+struct Comparison {
+  std::vector<std::string> methods;
+  std::map<std::string, std::vector<FleetMetrics>> runs;
+  std::vector<CapacityEstimate> capacity;  // per seed
+};
+Comparison compareMethods(const RunOptions& options, const std::vector<std::string>& methods,
+                          int seeds);
+
+// The figures `fleet compare` reports, by name, from one run.
+std::map<std::string, double> headlineFigures(const FleetMetrics& m);
+// Every figure of a run, for the run store and --json.
+std::map<std::string, double> allFigures(const FleetMetrics& m);
+
+}  // namespace doppler::fleet::sim
