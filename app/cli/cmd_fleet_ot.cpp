@@ -143,7 +143,7 @@ void addFleetOtCommand(CLI::App& fleet) {
       ->capture_default_str();
   cmd->add_option("--reg", args->reg,
                   "Sinkhorn's entropic weight eps, in cost units, as POT's reg: minimises "
-                  "<P,C> + eps * sum P log P (default: 5% of the largest cost)");
+                  "<P,C> + eps * sum P log P (default: 1% of the largest cost)");
   cmd->add_option("--max-iter", args->maxIterations, "Sinkhorn's iteration limit")
       ->capture_default_str();
   cmd->add_option("--tolerance", args->tolerance,

@@ -420,7 +420,7 @@ TEST(SolveTransport, PicksTheMethodByNameAndDefaultsEps) {
   SolveOptions sinkhorn;
   sinkhorn.method = Method::Sinkhorn;
   EXPECT_DOUBLE_EQ(solveTransport(p, sinkhorn).reg, defaultReg(p));
-  EXPECT_DOUBLE_EQ(defaultReg(p), 0.2);  // 5% of the largest cost
+  EXPECT_DOUBLE_EQ(defaultReg(p), 0.04);  // 1% of the largest cost
 }
 
 // ---- integer masses ----

@@ -52,7 +52,7 @@ void checkOptions(const TransportProblem& problem, const SinkhornOptions& option
 
 double defaultReg(const TransportProblem& problem) {
   const double largest = largestCost(problem.cost);
-  return largest > 0 ? 0.05 * largest : 1.0;
+  return largest > 0 ? 0.01 * largest : 1.0;
 }
 
 TransportResult solveSinkhorn(const TransportProblem& problem, const SinkhornOptions& options) {

@@ -91,9 +91,11 @@ void validate(const TransportProblem& problem) {
   for (std::size_t i = 0; i < cost.rows; ++i)
     for (std::size_t j = 0; j < cost.cols; ++j) {
       const double c = cost(i, j);
-      const std::string where = index(index("cost", i), j);
-      if (!std::isfinite(c)) throw InputError("", where, "is not finite");
-      if (c < 0) throw InputError("", where, "must not be negative (" + number(c) + ")");
+      // The field's name is built only for an error: validate runs before every solve.
+      if (!std::isfinite(c)) throw InputError("", index(index("cost", i), j), "is not finite");
+      if (c < 0)
+        throw InputError("", index(index("cost", i), j),
+                         "must not be negative (" + number(c) + ")");
     }
 }
 
