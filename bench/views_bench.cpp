@@ -1,7 +1,10 @@
 // Drawing cost of the studio's views, offscreen into QImages (raster, as on screen):
 //   - timeline paint with 100,000 events, fitted (everything visible, level of detail) and zoomed
 //     in 50x (bars drawn one by one), at 1920x1080: goal under 16 ms a frame;
-//   - graph view at 2,000 nodes: Graphviz layout, scene build, and paint fitted and at 100%.
+//   - graph view at 2,000 nodes: Graphviz layout, scene build, and paint fitted and at 100%;
+//   - the decision stepper on LLAMA-LAYER (229 nodes, 4 devices, HEFT's trace): one step forward
+//     is the dock's new content, the graph's and the timeline's step overlays, and the repaint of
+//     all three (dock 480x900, graph 1200x900, timeline 1600x420): goal under 16 ms.
 // Run on one core: taskset -c 0 build/release/bench/views_bench --benchmark_time_unit=ms
 // DOPPLER_BENCH_PNG=DIR saves one frame of each paint benchmark to DIR for a look.
 #include <benchmark/benchmark.h>
@@ -12,10 +15,14 @@
 #include <QPainter>
 #include <memory>
 
+#include "core/heuristics/list_scheduler.h"
 #include "tests/views/synthetic.h"
 #include "views/graph/graph_layout.h"
 #include "views/graph/graph_scene.h"
+#include "views/graph/graph_view.h"
+#include "views/stepper/stepper_widget.h"
 #include "views/timeline/timeline_painter.h"
+#include "views/timeline/timeline_view.h"
 
 namespace doppler::views {
 namespace {
@@ -161,6 +168,106 @@ void BM_GraphPaint2000At100(benchmark::State& st) {
 }
 BENCHMARK(BM_GraphPaint2000Fit)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GraphPaint2000At100)->Unit(benchmark::kMillisecond);
+
+// The stepper's three views on LLAMA-LAYER with every step's content and overlay prepared (the
+// studio's session builds those; here only the views' work is timed).
+struct StepperFixture {
+  std::shared_ptr<const DataflowGraph> graph =
+      std::make_shared<const DataflowGraph>(generateGraph("llama-layer"));
+  SnapshotPtr snapshot = testing::snapshotOf(graph, 4, "heft");
+  std::vector<StepperContent> contents;
+  std::vector<StepOverlayPtr> overlays;
+  StepperWidget stepper;
+  GraphView graphView{nullptr};
+  TimelineView timeline{nullptr};
+
+  StepperFixture() {
+    ListConfig heft;
+    heft.device_rule = ListConfig::DeviceRule::EarliestFinish;
+    heft.insertion = true;
+    const DecisionControl control{true, {}, graph.get()};
+    Placement p = listSchedule(*snapshot->costs, heft, &control);
+    auto trace = std::make_shared<const DecisionTrace>(std::move(p.decisions));
+    const int n = graph->nodeCount(), steps = static_cast<int>(trace->steps.size());
+    std::vector<char> placed(n, 0);
+    for (int k = 0; k <= steps; ++k) {
+      StepperContent c;
+      c.graph = graph;
+      c.devices = snapshot->devices;
+      c.trace = trace;
+      c.source = QStringLiteral("heft (tuner settings)");
+      c.step = k;
+      c.final_makespan_us = p.planned->makespan_us;
+      c.original_makespan_us = p.planned->makespan_us * 1.04;
+      c.branches = {{QStringLiteral("original"), *c.original_makespan_us},
+                    {QStringLiteral("step 12: device gpu2"), c.final_makespan_us}};
+      c.current_branch = 1;
+      contents.push_back(std::move(c));
+      auto o = std::make_shared<StepOverlay>();
+      o->step = k;
+      o->steps = steps;
+      if (k < steps) {
+        o->ready = trace->steps[k].ready;
+        o->chosen = trace->steps[k].node;
+      }
+      o->node_score = trace->node_score;
+      o->node_higher_better = trace->node_higher_better;
+      o->plan = *p.planned;
+      o->placed = placed;
+      o->partial_makespan_us = k > 0 ? trace->steps[k - 1].partial_makespan_us : 0;
+      overlays.push_back(std::move(o));
+      if (k < steps) placed[trace->steps[k].node] = 1;
+    }
+    stepper.resize(480, 900);
+    graphView.resize(1200, 900);
+    timeline.resize(1600, 420);
+    for (QWidget* w : std::initializer_list<QWidget*>{&stepper, &graphView, &timeline}) w->show();
+    QObject::connect(
+        &graphView, &GraphView::layoutRequested, &graphView,
+        [this](std::shared_ptr<const LayoutInput> in) {
+          graphView.setLayoutResult(std::make_shared<LayoutResult>(computeLayout(*in)));
+        });
+    graphView.setSnapshot(snapshot);
+    timeline.setSnapshot(snapshot);
+    QApplication::processEvents();
+  }
+
+  void show(int k) {
+    stepper.setContent(contents[k]);
+    graphView.setStepOverlay(overlays[k]);
+    timeline.setStepOverlay(overlays[k]);
+    // Layout first (the labels' new texts), then a synchronous repaint of each window, as the
+    // next frame would.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    stepper.repaint();
+    graphView.viewport()->repaint();
+    timeline.viewport()->repaint();
+  }
+};
+
+StepperFixture& stepperFixture() {
+  static StepperFixture f;
+  return f;
+}
+
+void BM_StepperStepLlamaLayer(benchmark::State& st) {
+  auto& f = stepperFixture();
+  const int states = static_cast<int>(f.contents.size());
+  int k = 0;
+  for (auto _ : st) {
+    k = (k + 1) % states;
+    f.show(k);
+  }
+  st.counters["nodes"] = f.graph->nodeCount();
+  st.counters["steps"] = states - 1;
+  if (!qEnvironmentVariableIsEmpty("DOPPLER_BENCH_PNG")) {
+    f.show(states / 3);
+    maybeSave(f.stepper.grab().toImage(), "stepper-llama-layer.png");
+    maybeSave(f.graphView.grab().toImage(), "stepper-graph-llama-layer.png");
+    maybeSave(f.timeline.grab().toImage(), "stepper-timeline-llama-layer.png");
+  }
+}
+BENCHMARK(BM_StepperStepLlamaLayer)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace doppler::views
