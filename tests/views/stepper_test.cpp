@@ -7,6 +7,8 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStyle>
+#include <QStyleFactory>
 #include <QTableView>
 #include <QtTest>
 #include <algorithm>
@@ -195,7 +197,12 @@ class StepperTest : public QObject {
     const auto p = barFractions({0.5, 0.25, 0.25}, true);
     QCOMPARE(p[0], 1.0);
     QCOMPARE(p[1], 0.5);
-    // Times where lower is better: the best full, the worst short but visible.
+    // Times where lower is better: proportional to best / score.
+    const auto f = barFractions({20, 10, 40}, false);
+    QCOMPARE(f[1], 1.0);
+    QCOMPARE(f[0], 0.5);
+    QCOMPARE(f[2], 0.25);
+    // A best of 0: linear, the worst short but visible.
     const auto t = barFractions({100, 0, 50}, false);
     QCOMPARE(t[1], 1.0);
     QCOMPARE(t[0], 0.1);
@@ -593,6 +600,70 @@ class StepperTest : public QObject {
     }
     QVERIFY(solid > 0);
     QVERIFY(faint > 0);
+  }
+
+  void rendersReadablyInBothThemes() {
+    // DOPPLER_STEPPER_PNG=DIR saves the dock, the graph and the timeline, light and dark, for
+    // LLAMA-BLOCK and LLAMA-LAYER, to look at.
+    const QString dir = qEnvironmentVariable("DOPPLER_STEPPER_PNG");
+    const QString style = QApplication::style()->name();
+    const QPalette palette = QApplication::palette();
+    QStringList kinds = {QStringLiteral("llama-block")};
+    if (!dir.isEmpty()) kinds << QStringLiteral("llama-layer");
+    for (const QString& kind : kinds) {
+      const Traced t =
+          kind == QLatin1String("llama-block") ? heft_ : traced(kind.toStdString(), heft());
+      SelectionState selection;
+      GraphView graph(&selection);
+      connect(&graph, &GraphView::layoutRequested, &graph,
+              [&graph](std::shared_ptr<const LayoutInput> in) {
+                graph.setLayoutResult(std::make_shared<LayoutResult>(computeLayout(*in)));
+              });
+      TimelineView timeline(&selection);
+      graph.resize(1200, 800);
+      timeline.resize(1400, 420);
+      graph.show();
+      timeline.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+      const SnapshotPtr snapshot = testing::snapshotOf(t.graph, 4, "heft");
+      graph.setSnapshot(snapshot);
+      timeline.setSnapshot(snapshot);
+      const int k = busyStep(*t.trace) + static_cast<int>(t.trace->steps.size()) / 4;
+      const StepOverlayPtr o = overlayAt(t, k);
+      StepperContent c = contentAt(t, k);
+      c.original_makespan_us = t.plan.makespan_us * 1.05;
+      c.branches = {{QStringLiteral("original"), *c.original_makespan_us},
+                    {QStringLiteral("step 9: device gpu2"), t.plan.makespan_us}};
+      c.current_branch = 1;
+      QImage shots[2][3];
+      for (bool dark : {false, true}) {
+        Theme::setDark(dark, qApp);
+        w_->setContent(c);
+        graph.setStepOverlay(o);
+        timeline.setStepOverlay(o);
+        QCoreApplication::processEvents();
+        // Nothing in the dock's header is cut short.
+        for (const char* name :
+             {"stepTitle", "makespanSoFar", "finalMakespan", "originalMakespan"}) {
+          auto* label = w_->findChild<QLabel*>(name);
+          QVERIFY2(label->sizeHint().width() <= label->width(), name);
+        }
+        QWidget* views[] = {w_, &graph, &timeline};
+        const char* names[] = {"stepper", "graph", "timeline"};
+        for (int i = 0; i < 3; ++i) {
+          shots[dark][i] = views[i]->grab().toImage();
+          QVERIFY(!shots[dark][i].isNull());
+          if (!dir.isEmpty())
+            shots[dark][i].save(QDir(dir).filePath(
+                QStringLiteral("%1-%2-%3.png")
+                    .arg(names[i], kind, dark ? QStringLiteral("dark") : QStringLiteral("light"))));
+        }
+      }
+      for (int i = 0; i < 3; ++i) QVERIFY(shots[0][i] != shots[1][i]);
+    }
+    Theme::setDark(false);
+    QApplication::setStyle(QStyleFactory::create(style));
+    QApplication::setPalette(palette);
   }
 };
 

@@ -437,6 +437,13 @@ void GraphScene::paintStepBadges(QPainter& p, const QTransform& toDevice, const 
   if (badges.size() > kMaxBadges) badges.resize(kMaxBadges);
 
   const QRectF visible = p.viewport().isEmpty() ? QRectF() : QRectF(p.window());
+  // Badges keep off the other nodes' labels where they can; only the nodes on screen matter.
+  std::vector<QRectF> nodesOnScreen;
+  nodesOnScreen.reserve(nodes_.size());
+  for (const NodeItem* item : nodes_) {
+    const QRectF r = toDevice.mapRect(item->rect.translated(item->pos()));
+    if (visible.isEmpty() || visible.intersects(r)) nodesOnScreen.push_back(r);
+  }
   std::vector<QRectF> taken;
   taken.reserve(badges.size());
   p.save();
@@ -446,27 +453,33 @@ void GraphScene::paintStepBadges(QPainter& p, const QTransform& toDevice, const 
     const QFontMetricsF& m = b.chosen ? fmBold : fm;
     const QSizeF size(m.horizontalAdvance(text) + 10, m.height() + 2);
     const QRectF node = toDevice.mapRect(nodes_[b.node]->rect.translated(nodes_[b.node]->pos()));
-    // Above the node's right end, then above its left end, then below: the first that is free.
+    // Beside the node (between the ranks of a left-to-right layout), else above or below it (a
+    // top-to-bottom one): the first place that covers no other badge and no other node.
+    const double midY = node.center().y() - size.height() / 2;
     const QPointF corners[] = {
+        {node.right() + 3, midY},
+        {node.left() - 3 - size.width(), midY},
         {node.right() - size.width() + 6, node.top() - size.height() + 3},
-        {node.left() - 6, node.top() - size.height() + 3},
         {node.right() - size.width() + 6, node.bottom() - 3},
+        {node.left() - 6, node.top() - size.height() + 3},
         {node.left() - 6, node.bottom() - 3},
     };
-    QRectF where;
+    auto hits = [](const std::vector<QRectF>& rects, const QRectF& r, const QRectF& except) {
+      for (const QRectF& o : rects)
+        if (o != except && o.intersects(r)) return true;
+      return false;
+    };
+    QRectF where, fallback;
     for (const QPointF& corner : corners) {
       const QRectF r(corner, size);
-      bool free = true;
-      for (const QRectF& o : taken)
-        if (o.intersects(r)) {
-          free = false;
-          break;
-        }
-      if (free) {
+      if (hits(taken, r, QRectF())) continue;
+      if (!hits(nodesOnScreen, r, node)) {
         where = r;
         break;
       }
+      if (fallback.isNull()) fallback = r;
     }
+    if (where.isNull()) where = fallback;
     if (where.isNull()) {
       if (!b.chosen) continue;
       where = QRectF(corners[0], size);

@@ -16,6 +16,11 @@ std::vector<double> barFractions(const std::vector<double>& scores, bool higherB
     for (size_t i = 0; i < scores.size(); ++i) out[i] = std::max(scores[i] / best, 0.02);
     return out;
   }
+  if (!higherBetter && best > 0) {
+    // Times: a finish 5% later gets a bar 5% shorter, not the shortest one.
+    for (size_t i = 0; i < scores.size(); ++i) out[i] = std::max(best / scores[i], 0.02);
+    return out;
+  }
   const double span = std::abs(best - worst);
   if (!(span > 0)) return out;
   for (size_t i = 0; i < scores.size(); ++i) out[i] = 1.0 - 0.9 * std::abs(scores[i] - best) / span;

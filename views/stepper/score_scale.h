@@ -21,7 +21,8 @@ enum StepperRole {
 
 // Bar lengths in (0, 1], 1 for the best score. Non-negative scores where higher is better
 // (probabilities, ranks) get bars proportional to the score, so 0.2 reads as a fifth of 1.0;
-// otherwise the bars run linearly from the worst (0.1, still visible) to the best.
+// positive scores where lower is better (times) get best / score; anything else (a best of 0,
+// mixed signs) runs linearly from the worst (0.1, still visible) to the best.
 std::vector<double> barFractions(const std::vector<double>& scores, bool higherBetter);
 
 // Whether the method's score is a time ("upward rank (us)", "earliest finish (us)").

@@ -298,9 +298,10 @@ StepperWidget::StepperWidget(QWidget* parent) : QWidget(parent) {
       tr("Store the current branch as a run whose parent is the original, to compare it"));
   saveBranch_->setFocusPolicy(Qt::NoFocus);
   pane(branchesCaption, branches_, saveBranch_);
-  split->setStretchFactor(0, 5);
-  split->setStretchFactor(1, 3);
-  split->setStretchFactor(2, 2);
+  // The devices are few: their pane keeps its rows' height, the ready set takes the rest.
+  split->setStretchFactor(0, 4);
+  split->setStretchFactor(1, 0);
+  split->setStretchFactor(2, 1);
   outer->addWidget(split, 1);
 
   busy_ = new QLabel;
@@ -460,8 +461,10 @@ void StepperWidget::refresh() {
         !content_.devices->devices[step.device].name.empty())
       device = QString::fromStdString(content_.devices->devices[step.device].name);
     const QString accent = stepAccent().name();
-    decision = tr("next: <b style='color:%1'>%2</b>%3 on <b style='color:%4'>%5</b>%6 "
-                  "<span style='color:%7'>of %8 ready</span>")
+    // The device's colour as a swatch before its name: some device colours (yellow, pink) are
+    // unreadable as text on the light theme.
+    decision = tr("next: <b style='color:%1'>%2</b>%3 on <span style='color:%4'>&#9632;</span>"
+                  "&nbsp;<b>%5</b>%6 <span style='color:%7'>of %8 ready</span>")
                    .arg(accent, node.toHtmlEscaped(),
                         step.node_overridden ? tr(" <i>(override)</i>") : QString(),
                         Theme::deviceColor(step.device).name(), device.toHtmlEscaped(),
@@ -508,6 +511,13 @@ void StepperWidget::refresh() {
     candidatesCaption_->setText(tr("<b>Ready set</b>"));
     devicesCaption_->setText(tr("<b>Devices</b>"));
   }
+  // The device list shows every device without scrolling, up to eight.
+  const int deviceRows = std::clamp(content_.devices ? content_.devices->size() : 4, 2, 8);
+  const int devicesHeight = devices_->horizontalHeader()->sizeHint().height() +
+                            deviceRows * devices_->verticalHeader()->defaultSectionSize() +
+                            2 * devices_->frameWidth() + 2;
+  devices_->setMinimumHeight(devicesHeight);
+  devices_->setMaximumHeight(devicesHeight);
   // Keep the chosen rows in sight while stepping, without moving the user's current row.
   if (const int row = candidateModel_->chosenRow(); row >= 0)
     candidates_->scrollTo(candidateModel_->index(row, 0));

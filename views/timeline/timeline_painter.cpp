@@ -252,6 +252,8 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
         fill.setAlphaF(kFaint);
         edge.setAlphaF(kFaint * 1.6f);
       }
+      // A faint bar hides the idle hatching behind it, so it reads as a bar, not as idle time.
+      if (b.faint) p.fillRect(b.r, l % 2 ? theme.laneAlt : theme.background);
       p.fillRect(b.r, fill);
       if (b.r.width() >= 5) {
         p.setPen(QPen(edge, 1));
