@@ -22,6 +22,8 @@ const char* jobSlotName(JobSlot slot) {
       return "execution";
     case JobSlot::Fleet:
       return "fleet";
+    case JobSlot::Stepper:
+      return "stepper";
   }
   return "?";
 }

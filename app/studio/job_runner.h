@@ -22,8 +22,8 @@ class QThread;
 
 namespace doppler::studio {
 
-enum class JobSlot { Layout, Placement, Search, Training, Execution, Fleet };
-inline constexpr int kJobSlotCount = 6;
+enum class JobSlot { Layout, Placement, Search, Training, Execution, Fleet, Stepper };
+inline constexpr int kJobSlotCount = 7;
 const char* jobSlotName(JobSlot slot);
 
 class JobRunner;

@@ -28,6 +28,7 @@ class NodeTableModel;
 class ScheduleModel;
 class DeviceSummaryModel;
 class ImageSource;
+class StepperWidget;
 }  // namespace doppler::views
 
 namespace doppler::studio {
@@ -39,6 +40,8 @@ class HelpOverlay;
 class ErrorBanner;
 class StudioToolbar;
 class PresentationMode;
+class StepperSession;
+struct StepperSource;
 
 struct StudioOptions {
   QString file;        // a graph or device file to open
@@ -64,6 +67,16 @@ class MainWindow : public QMainWindow {
   views::SelectionState* selection() const { return selection_; }
   views::DeviceSummaryModel* deviceModel() const { return deviceModel_; }
   QDockWidget* tunerDock() const { return tunerDock_; }
+  StepperSession* stepper() const { return stepper_; }
+  views::StepperWidget* stepperWidget() const { return stepperWidget_; }
+  QDockWidget* stepperDock() const { return stepperDock_; }
+  // The decision stepper (main_window_stepper.cpp): shows its dock, starting from the tuner's
+  // heuristic when it has nothing yet; or starts it from a given source, a stored run's recorded
+  // decisions, or a policy checkpoint (loaded on the job runner).
+  void showStepper();
+  bool startStepper(StepperSource source);
+  bool startStepperFromRun(int64_t run);
+  void startStepperFromPolicy(const QString& path);
   HelpOverlay* helpOverlay() const { return help_; }
   QString makespanReadout() const;
 
@@ -101,6 +114,13 @@ class MainWindow : public QMainWindow {
   views::ImageSource* focusedSource() const;
   // main_window_docks.cpp: the docks and the tables in them.
   void buildDocks();
+  // main_window_stepper.cpp: the decision stepper's dock and sources.
+  void buildStepper();
+  void startStepperFromTuner();
+  void applyStepper();
+  void chooseStepperSource();
+  void fillStoredRunsMenu(QMenu* menu);
+  void saveStepperBranch();
   // main_window.cpp: wiring.
   void connectParts();
   void requestLayout();
@@ -136,12 +156,17 @@ class MainWindow : public QMainWindow {
   PresentationMode* presentation_;
   QMenu* recentMenu_ = nullptr;
   QMenu* viewMenu_ = nullptr;
+  QMenu* editMenu_ = nullptr;
   QDockWidget* tunerDock_ = nullptr;
   QDockWidget* historyDock_ = nullptr;
   QDockWidget* detailsDock_ = nullptr;
   QDockWidget* devicesDock_ = nullptr;
   QDockWidget* nodesDock_ = nullptr;
   QDockWidget* eventsDock_ = nullptr;
+  QDockWidget* stepperDock_ = nullptr;
+  StepperSession* stepper_ = nullptr;
+  views::StepperWidget* stepperWidget_ = nullptr;
+  bool criticalPathBeforeStepper_ = false;
   HelpOverlay* help_ = nullptr;
   QAction* darkAction_ = nullptr;
   QAction* presentAction_ = nullptr;

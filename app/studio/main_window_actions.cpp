@@ -83,7 +83,7 @@ void MainWindow::buildActions() {
   file->addSeparator();
   withKeys(file->addAction(tr("&Quit"), this, &QWidget::close), Command::Quit);
 
-  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QMenu* edit = editMenu_ = menuBar()->addMenu(tr("&Edit"));
   withKeys(edit->addAction(tr("&Copy Image of Focused View"), this, &MainWindow::copyFocusedImage),
            Command::CopyImage);
   edit->addAction(tr("Copy Image of &Graph"), this, [this] { copyImageToClipboard(*graphView_); });

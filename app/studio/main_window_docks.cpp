@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "app/studio/main_window.h"
+#include "app/studio/presentation_mode.h"
 #include "views/common/node_details.h"
 #include "views/common/selection_state.h"
 #include "views/models/device_summary_model.h"
@@ -119,8 +120,10 @@ void MainWindow::buildDocks() {
   resizeDocks({tunerDock_}, {380}, Qt::Horizontal);
   resizeDocks({tunerDock_, detailsDock_}, {600, 270}, Qt::Vertical);
 
-  for (QDockWidget* d :
-       {tunerDock_, historyDock_, detailsDock_, devicesDock_, nodesDock_, eventsDock_})
+  buildStepper();
+  presentation_->setCompanion(stepperDock_);
+  for (QDockWidget* d : {tunerDock_, historyDock_, detailsDock_, devicesDock_, stepperDock_,
+                         nodesDock_, eventsDock_})
     viewMenu_->addAction(d->toggleViewAction());
   viewMenu_->addSeparator();
   viewMenu_->addAction(tr("Reset Layout"), this, [this] {

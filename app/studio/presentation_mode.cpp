@@ -21,7 +21,13 @@ void PresentationMode::enter(QWidget* first) {
   presented_ = first == timeline_ ? timeline_ : graph_;
   window_->menuBar()->hide();
   for (QToolBar* bar : window_->findChildren<QToolBar*>()) bar->hide();
-  for (QDockWidget* dock : window_->findChildren<QDockWidget*>()) dock->hide();
+  const bool keepCompanion = companion_ && companion_->isVisible() && !companion_->isFloating();
+  for (QDockWidget* dock : window_->findChildren<QDockWidget*>())
+    if (!(keepCompanion && dock == companion_)) dock->hide();
+  if (keepCompanion) {
+    companion_->raise();
+    window_->resizeDocks({companion_.data()}, {window_->width() * 2 / 5}, Qt::Horizontal);
+  }
   window_->statusBar()->hide();
   if (QWidget* banner = window_->findChild<QWidget*>(QStringLiteral("errorBanner"))) banner->hide();
   (presented_ == graph_ ? timeline_ : graph_)->hide();

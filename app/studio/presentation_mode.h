@@ -1,8 +1,11 @@
 #pragma once
 // Presentation mode (F5): one view full screen with large fonts and no chrome (menus, toolbars,
 // docks, status bar, banner); Tab presents the other view, Esc leaves and restores the window as
-// it was (docks, size, font).
+// it was (docks, size, font). A companion dock (the decision stepper) that is open when
+// presentation starts stays beside the view, so a meeting sees the graph and the decisions side
+// by side.
 #include <QByteArray>
+#include <QDockWidget>
 #include <QFont>
 #include <QObject>
 #include <QPointer>
@@ -22,6 +25,7 @@ class PresentationMode : public QObject {
   void enter(QWidget* first);
   void leave();
   void presentOtherView();
+  void setCompanion(QDockWidget* dock) { companion_ = dock; }
   QWidget* presented() const { return presented_; }
 
  Q_SIGNALS:
@@ -36,6 +40,7 @@ class PresentationMode : public QObject {
   QFont font_;
   bool wasMaximized_ = false;
   QPointer<QWidget> presented_;
+  QPointer<QDockWidget> companion_;
 };
 
 }  // namespace doppler::studio

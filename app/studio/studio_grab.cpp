@@ -8,10 +8,13 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QTemporaryDir>
+#include <QUndoStack>
+#include <algorithm>
 
 #include "app/studio/help_overlay.h"
 #include "app/studio/job_runner.h"
 #include "app/studio/main_window.h"
+#include "app/studio/stepper_session.h"
 #include "app/studio/studio_document.h"
 #include "core/sim/critical_path.h"
 #include "views/common/image_export.h"
@@ -118,6 +121,47 @@ QStringList MainWindow::grabAll(const QString& dir) {
   save(this, QStringLiteral("presentation.png"));
   setPresentationMode(false);
   settle();
+
+  // The decision stepper: at the first step with a real choice a third of the way in, then with
+  // another ready node chosen there; and in presentation mode beside the graph.
+  showStepper();
+  settle();
+  if (stepper_->active()) {
+    const DecisionTrace& trace = *stepper_->branch().trace;
+    int k = stepper_->steps() / 3;
+    while (k + 1 < stepper_->steps() && trace.steps[k].ready.size() < 2) ++k;
+    stepper_->setStep(k);
+    save(this, QStringLiteral("window-stepper.png"));
+    save(stepperDock_, QStringLiteral("stepper.png"));
+    // The override shown: the first other ready node (best score first) that changes the final
+    // makespan, so the picture has a difference to show; else another device.
+    const DecisionStep s = trace.steps[k];
+    std::vector<CandidateScore> ranked = s.ready;
+    std::stable_sort(ranked.begin(), ranked.end(), [&](const auto& a, const auto& b) {
+      return trace.node_higher_better ? a.score > b.score : a.score < b.score;
+    });
+    const double before = stepper_->branch().makespan_us;
+    QString error;
+    bool changed = false;
+    for (const CandidateScore& c : ranked) {
+      if (c.node == s.node || !stepper_->overrideNode(c.node, &error)) continue;
+      if (stepper_->branch().makespan_us != before) {
+        changed = true;
+        break;
+      }
+      stepper_->undoStack()->undo();
+    }
+    if (!changed)
+      stepper_->overrideDevice((s.device + 1) % stepper_->inputs().devices->size(), &error);
+    save(stepperDock_, QStringLiteral("stepper-override.png"));
+    save(this, QStringLiteral("window-stepper-override.png"));
+    setPresentationMode(true);
+    settle();
+    save(this, QStringLiteral("presentation-stepper.png"));
+    setPresentationMode(false);
+    settle();
+  }
+  stepperDock_->hide();
 
   // A bad file: the message names the file and the problem; the graph stays open.
   QTemporaryDir tmp;

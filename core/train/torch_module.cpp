@@ -30,8 +30,11 @@ std::vector<std::string> candidates() {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   const fs::path dir = ec ? fs::current_path() : exe.parent_path();
+  // Next to the executable, then the installed layout; last the build tree, where the studio
+  // sits one folder below the module (app/studio/ beside app/libdoppler_torch.so).
   return {(dir / kTorchModuleFile).string(),
-          (dir / ".." / "lib" / "doppler" / kTorchModuleFile).lexically_normal().string()};
+          (dir / ".." / "lib" / "doppler" / kTorchModuleFile).lexically_normal().string(),
+          (dir / ".." / kTorchModuleFile).lexically_normal().string()};
 }
 
 const TorchModule* open() {

@@ -54,7 +54,8 @@ class TorchModule {
 
 // The module, opened on the first call (thread-safe) and kept for the life of the process. It is
 // looked for as $DOPPLER_TORCH_MODULE when that is set, else next to the executable, else in
-// ../lib/doppler/ from the executable's folder (the installed layout). Throws InputError naming
+// ../lib/doppler/ from the executable's folder (the installed layout), else in its parent folder
+// (the build tree's layout for the studio). Throws InputError naming
 // the file when it is missing, cannot be loaded, or was built from another version of this
 // interface, and when this build has no LibTorch at all (DOPPLER_TORCH=OFF).
 const TorchModule& loadTorchModule();

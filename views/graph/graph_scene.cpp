@@ -256,9 +256,12 @@ void GraphScene::restyle() {
         planned[span.node] = span.device;
   }
   const Assignment& a = stepping ? planned : snapshot_->assignment;
+  // The moved outlines compare the tuner's last two placements; while stepping they would be
+  // read as the branch's changes, so they rest.
   std::vector<char> moved(n, 0);
-  for (int v : snapshot_->moved)
-    if (v >= 0 && v < n) moved[v] = 1;
+  if (!stepping)
+    for (int v : snapshot_->moved)
+      if (v >= 0 && v < n) moved[v] = 1;
   std::vector<char> marked(n, 0);
   for (int v : marked_)
     if (v >= 0 && v < n) marked[v] = 1;
@@ -378,6 +381,7 @@ QRectF GraphScene::nodeRect(int node) const {
 }
 
 int GraphScene::movedCount() const {
+  if (overlay_) return 0;  // not drawn while stepping (see restyle)
   return snapshot_ && snapshot_->graph == graph_ ? static_cast<int>(snapshot_->moved.size()) : 0;
 }
 

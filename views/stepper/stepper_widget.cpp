@@ -145,7 +145,7 @@ QString differenceHtml(double value, double original) {
            pct > 0   ? QStringLiteral("+")
            : pct < 0 ? QString::fromUtf8("−")
                      : QString())
-      .arg(std::abs(pct), 0, 'f', 1);
+      .arg(std::abs(pct), 0, 'f', std::abs(pct) < 1 ? 2 : 1);  // -0.03%, not -0.0%
 }
 
 QLabel* caption(const QString& text) {
@@ -542,12 +542,13 @@ void StepperWidget::refresh() {
         QStringLiteral("%1  ·  %2").arg(branch.label, formatDuration(branch.makespan_us));
     if (b > 0 && original > 0) {
       const double d = branch.makespan_us - original;
-      text += QStringLiteral("  (%1, %2%3%)")
-                  .arg(d == 0 ? QStringLiteral("±0") : signedDuration(d),
-                       d > 0   ? QStringLiteral("+")
-                       : d < 0 ? QString::fromUtf8("−")
-                               : QString())
-                  .arg(std::abs(100 * d / original), 0, 'f', 1);
+      text +=
+          QStringLiteral("  (%1, %2%3%)")
+              .arg(d == 0 ? QStringLiteral("±0") : signedDuration(d), d > 0 ? QStringLiteral("+")
+                                                                      : d < 0
+                                                                          ? QString::fromUtf8("−")
+                                                                          : QString())
+              .arg(std::abs(100 * d / original), 0, 'f', std::abs(100 * d / original) < 1 ? 2 : 1);
     }
     QListWidgetItem* item = branches_->item(b);
     item->setText(text);
@@ -559,6 +560,11 @@ void StepperWidget::refresh() {
   }
   if (content_.current_branch >= 0 && content_.current_branch < count)
     branches_->setCurrentRow(content_.current_branch);
+  // The branch list grows with its rows up to four, then scrolls: the ready set keeps the height.
+  const int rowHeight =
+      std::max(branches_->sizeHintForRow(0), branches_->fontMetrics().height() + 4);
+  branches_->setMaximumHeight(std::clamp(count, 1, 4) * rowHeight + 2 * branches_->frameWidth() +
+                              2);
   branches_->setEnabled(have && count > 0);
   saveBranch_->setEnabled(have && content_.current_branch > 0);
   sourceButton_->setEnabled(true);
