@@ -44,6 +44,9 @@ struct MilpOptions {
   double time_limit_s = 0.5;      // per slot; the best solution found by then is used
   double switch_weight = 0.5;     // cost per request moved away from last slot's routing, in s
   double overload_weight = 60.0;  // cost per request beyond the target load, in s
+  // Use the LP relaxation's solution when it is already integral (it is on every slot measured
+  // so far); false runs CBC's branch and bound every slot.
+  bool lp_first = true;
 };
 std::unique_ptr<SchedulingPolicy> makeMilpPolicy(const MilpOptions& options = {});
 

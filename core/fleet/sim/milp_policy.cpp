@@ -9,11 +9,14 @@
 // region pair instead of per task and server so one slot stays a few thousand variables. Power is
 // left out of the objective: with every region loaded to its target it is nearly fixed, and
 // pricing it against seconds would need a weight the paper does not give.
+#include <algorithm>
+#include <cmath>
 #include <coin/CbcModel.hpp>
 #include <coin/CoinPackedMatrix.hpp>
 #include <coin/CoinPackedVector.hpp>
 #include <coin/OsiClpSolverInterface.hpp>
 #include <numeric>
+#include <vector>
 
 #include "core/fleet/sim/baselines.h"
 
@@ -29,6 +32,29 @@ class MilpPolicy : public SchedulingPolicy {
  private:
   MilpOptions options_;
 };
+
+// Last slot's routing applied to this slot's arrivals, in whole requests: each row rounded by
+// the largest-remainder method so it still sums to the row's arrivals.
+std::vector<double> previousCounts(const SlotState& s) {
+  const int n = s.regions();
+  std::vector<double> out(static_cast<size_t>(n) * n, 0.0);
+  for (int i = 0; i < n; ++i) {
+    const double a = std::round(s.arrivals[i]);
+    std::vector<std::pair<double, int>> remainders;
+    double assigned = 0;
+    for (int j = 0; j < n; ++j) {
+      const double exact = s.previous.at(i, j) * a;
+      out[static_cast<size_t>(i) * n + j] = std::floor(exact);
+      assigned += std::floor(exact);
+      remainders.push_back({exact - std::floor(exact), j});
+    }
+    std::stable_sort(remainders.begin(), remainders.end(),
+                     [](const auto& x, const auto& y) { return x.first > y.first; });
+    for (int k = 0; assigned < a && k < n; ++k, assigned += 1)
+      out[static_cast<size_t>(i) * n + remainders[k].second] += 1;
+  }
+  return out;
+}
 
 Allocation MilpPolicy::allocate(const SlotState& s) {
   const int n = s.regions();
@@ -69,11 +95,13 @@ Allocation MilpPolicy::allocate(const SlotState& s) {
     CoinPackedVector row;
     for (int i = 0; i < n; ++i) row.insert(X(i, j), 1.0);
     row.insert(O(j), -1.0);
-    addRow(row, -COIN_DBL_MAX, u * s.poolRate(j) * s.slot_seconds - s.queued[j]);
+    // Integer right-hand sides (whole requests) keep the relaxation's vertices integral more often.
+    addRow(row, -COIN_DBL_MAX, std::floor(u * s.poolRate(j) * s.slot_seconds - s.queued[j]));
   }
+  const std::vector<double> previous = previousCounts(s);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
-      const double prev = s.previous.at(i, j) * std::round(s.arrivals[i]);
+      const double prev = previous[static_cast<size_t>(i) * n + j];
       CoinPackedVector up, down;
       up.insert(D(i, j), 1.0);  // d - x >= -prev
       up.insert(X(i, j), -1.0);
@@ -86,18 +114,32 @@ Allocation MilpPolicy::allocate(const SlotState& s) {
   OsiClpSolverInterface solver;
   solver.messageHandler()->setLogLevel(0);
   solver.loadProblem(matrix, colLo.data(), colUp.data(), obj.data(), rowLo.data(), rowUp.data());
-  for (int k = 0; k < nx; ++k) solver.setInteger(k);
-  CbcModel model(solver);
-  model.setLogLevel(0);
-  model.messageHandler()->setLogLevel(0);
-  model.setMaximumSeconds(options_.time_limit_s);
-  model.branchAndBound();
-  // The best integer solution found within the time limit, else the relaxation's (rows are
-  // normalised below, so fractional counts still give a valid allocation).
-  const double* x = model.bestSolution();
-  if (!x) x = model.solver()->getColSolution();
+  // The relaxation first: the routing part is a transportation problem, whose LP optimum is
+  // usually integral already; branch and bound only when it is not.
+  solver.initialSolve();
+  const double* lp = solver.getColSolution();
+  bool integral = options_.lp_first && solver.isProvenOptimal() && lp != nullptr;
+  for (int k = 0; integral && k < nx; ++k) integral = std::abs(lp[k] - std::round(lp[k])) < 1e-6;
+  std::vector<double> x;
+  if (integral) {
+    x.assign(lp, lp + cols);
+  } else {
+    for (int k = 0; k < nx; ++k) solver.setInteger(k);
+    CbcModel model(solver);
+    model.setLogLevel(0);
+    model.messageHandler()->setLogLevel(0);
+    model.setMaximumSeconds(options_.time_limit_s);
+    model.branchAndBound();
+    // The best integer solution found within the time limit, else the relaxation's (rows are
+    // normalised below, so fractional counts still give a valid allocation).
+    const double* best = model.bestSolution();
+    if (best)
+      x.assign(best, best + cols);
+    else if (lp)
+      x.assign(lp, lp + cols);
+  }
   Allocation a(n);
-  if (x)
+  if (!x.empty())
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) a.at(i, j) = x[X(i, j)];
   normalizeRows(a);

@@ -312,8 +312,10 @@ void RequestSimulator::runRegion(int region, double end) {
     const double t = std::min(tArrive, tServer);
     if (!(t < end)) break;
     if (tArrive <= tServer) {
-      queues_[region].push_back(in[next].second);
-      ++next;
+      // Every arrival at this instant joins the queue before dispatching, so requests that
+      // arrive together can share one prefill iteration.
+      while (next < in.size() && in[next].first <= tArrive)
+        queues_[region].push_back(in[next++].second);
     } else {
       serverEvent(server, t);
     }

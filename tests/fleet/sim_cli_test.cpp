@@ -1,0 +1,96 @@
+// `doppler fleet simulate` and `doppler fleet compare` end to end: the JSON shapes, the text
+// table, recording in the run store, and bad input exiting 2 with one line.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/cli_fixture.h"
+
+namespace {
+
+using nlohmann::json;
+
+class FleetSimCli : public doppler::testing::CliFixture {};
+
+TEST_F(FleetSimCli, SimulateJsonHasTheMetricsAndTheLoad) {
+  const auto r =
+      run("fleet simulate --topology abilene --trace conv --slots 8 --method skylb --seed 2 --json "
+          "--no-record");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["method"], "skylb");
+  EXPECT_EQ(j["fidelity"], "slot");
+  EXPECT_EQ(j["seed"], 2);
+  const json& m = j["metrics"];
+  for (const char* key :
+       {"mean_response_s", "p95_response_s", "ttft_p95_s",         "tpot_p95_s",
+        "slo_attainment",  "mean_queue_s",   "power_cost",         "switches",
+        "load_balance",    "utilization",    "cross_region_share", "goodput_rps",
+        "throughput_rps",  "tokens_per_s",   "gpu_cost_usd",       "energy_per_token_j",
+        "migrations",      "jain_index",     "utilization_cv",     "e2e_p99_s"})
+    EXPECT_TRUE(m.contains(key)) << key;
+  EXPECT_EQ(m["region_utilization"].size(), 12u);
+  EXPECT_DOUBLE_EQ(
+      m["arrivals"].get<double>(),
+      m["served"].get<double>() + m["queued"].get<double>() + m["rejected"].get<double>());
+  EXPECT_NEAR(j["load"]["load_factor"].get<double>(), 0.7, 0.15);
+}
+
+TEST_F(FleetSimCli, RequestFidelityRunsToo) {
+  const auto r =
+      run("fleet simulate -t polska --slots 4 --fidelity request --method ot --json --no-record");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["fidelity"], "request");
+  EXPECT_GT(j["metrics"]["served"].get<double>(), 0);
+}
+
+TEST_F(FleetSimCli, CompareJsonHasEveryMethodWithConfidenceIntervals) {
+  const auto r =
+      run("fleet compare --topology polska --trace synthetic --slots 6 --seeds 2 "
+          "--methods local,round-robin,ot --json --no-record");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["methods"].size(), 3u);
+  for (const char* method : {"local", "round-robin", "ot"}) {
+    const json& row = j["methods"][method];
+    for (const char* key : {"mean_response_s", "p95_response_s", "ttft_p95_s", "tpot_p95_s",
+                            "slo_attainment", "mean_queue_s", "power_cost", "switches",
+                            "load_balance", "utilization", "cross_region_share"}) {
+      EXPECT_TRUE(row.contains(key)) << method << " " << key;
+      EXPECT_TRUE(row.contains(std::string(key) + "_ci95")) << method << " " << key;
+      EXPECT_GE(row[std::string(key) + "_ci95"].get<double>(), 0);
+    }
+  }
+  EXPECT_EQ(j["methods"]["local"]["cross_region_share"], 0);
+  EXPECT_GT(j["methods"]["round-robin"]["cross_region_share"].get<double>(), 0.8);
+}
+
+TEST_F(FleetSimCli, CompareTextIsATableAndTheRunIsRecorded) {
+  const std::string db = path("runs.sqlite");
+  const auto r =
+      run("fleet compare -t abilene --slots 4 --seeds 2 --methods local,sdib --db " + db);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("method"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("sdib"), std::string::npos);
+  EXPECT_NE(r.out.find("±"), std::string::npos);
+  EXPECT_NE(r.out.find("recorded in"), std::string::npos);
+  const auto list = run("runs list --db " + db + " --json");
+  ASSERT_EQ(list.status, 0) << list.err;
+  EXPECT_NE(list.out.find("fleet"), std::string::npos) << list.out;
+}
+
+TEST_F(FleetSimCli, BadInputExitsTwoWithOneLine) {
+  expectBadInput("fleet simulate -t abilene --method psychic --no-record",
+                 {"--method psychic", "unknown method"});
+  expectBadInput("fleet simulate -t abilene --fidelity atoms --no-record",
+                 {"--fidelity atoms", "unknown fidelity"});
+  expectBadInput("fleet compare -t abilene --methods ot,,local --no-record", {"--methods"});
+  expectBadInput("fleet simulate -t atlantis --no-record", {"atlantis", "not a shipped topology"});
+  expectBadInput("fleet simulate -t abilene --model gpt-9 --no-record", {"--model"});
+  const std::string trace =
+      write("bad.csv", "TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46,x,4\n");
+  expectBadInput("fleet simulate -t abilene --trace " + trace + " --no-record", {trace, "line 2"});
+}
+
+}  // namespace
