@@ -82,7 +82,6 @@ SimResult simulateSlots(const FleetModel& fleet, const Demand& demand, Schedulin
   std::vector<double> rate(types), avail(types);
   std::vector<int> targets(n);
   Allocation previous = Allocation::identity(n);
-  double cumArrivals = 0;
 
   for (int t = 0; t < slots; ++t) {
     const double start = t * T, end = start + T;
@@ -107,7 +106,6 @@ SimResult simulateSlots(const FleetModel& fleet, const Demand& demand, Schedulin
         routedG[j] += share * state.generated_tokens[i];
       }
     }
-    cumArrivals += slotArrivals;
     metrics.arrived(slotArrivals);
 
     for (int j = 0; j < n; ++j) targets[j] = fleet.serversNeeded(j, (routed[j] + queue[j]) / T);
@@ -219,7 +217,6 @@ SimResult simulateSlots(const FleetModel& fleet, const Demand& demand, Schedulin
     previous = alloc;
     result.allocations.push_back(std::move(alloc));
   }
-  (void)cumArrivals;
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
   result.metrics = metrics.finish(slots, slots * T, wall);
