@@ -11,6 +11,7 @@
 #include "core/sim/simulator.h"
 #include "core/train/evaluation.h"
 #include "core/train/torch_module.h"
+#include "core/train/train_recording.h"
 #include "decision_cli.h"
 #include "placement_json.h"
 #include "policy_cli.h"
@@ -128,7 +129,7 @@ void runEval(const EvalArgs& args) {
   try {
     if (rec.enabled()) {
       sessions::RunStore& store = rec.store();
-      store.savePlacement(rec.id(), decisionsRecord(g, best.episode));
+      store.savePlacement(rec.id(), train::episodeRecord(g, best.episode));
       store.saveTimeline(rec.id(), sessions::timelineRecord(g, r.schedule, "simulated"));
       store.setFigures(rec.id(), {{"makespan_us", r.schedule.makespan_us},
                                   {"planned_makespan_us", best.episode.planned_makespan_us},

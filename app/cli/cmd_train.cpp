@@ -14,6 +14,7 @@
 #include "core/sim/simulator.h"
 #include "core/train/torch_module.h"
 #include "core/train/train_config.h"
+#include "core/train/train_recording.h"
 #include "placement_json.h"
 #include "policy_cli.h"
 #include "progress_bar.h"
@@ -61,9 +62,11 @@ struct TrainArgs {
   }
 };
 
-train::TrainConfig trainConfig(const TrainArgs& a, const std::string& graphName) {
-  train::TrainConfig c = train::TrainConfig::defaults(train::parseStage(a.stage));
-  if (a.given("episodes")) c.episodes = a.episodes;
+train::TrainConfig trainConfig(const TrainArgs& a, const DataflowGraph& g) {
+  const train::Stage stage = train::parseStage(a.stage);
+  train::TrainConfig c = train::TrainConfig::defaults(stage);
+  // Without --episodes, stage II's budget follows the graph (train_config.h).
+  c.episodes = a.given("episodes") ? a.episodes : train::defaultEpisodes(stage, g);
   if (a.given("lr")) c.lr = c.lr_final = a.lr;
   if (a.given("lr-final")) c.lr_final = a.lrFinal;
   if (a.given("epsilon")) c.epsilon = c.epsilon_final = a.epsilon;
@@ -91,7 +94,7 @@ train::TrainConfig trainConfig(const TrainArgs& a, const std::string& graphName)
   c.sim.model = parseCostModel(a.costModel);
   c.checkpoint_path = a.out;
   c.checkpoint_every = a.checkpointEvery;
-  c.graph_name = graphName;
+  c.graph_name = g.name;
   c.validate();
   return c;
 }
@@ -102,7 +105,7 @@ void runTrain(const TrainArgs& args) {
   DeviceSet d = loadDevices(args.devices);
   checkFits(g, args.graph, d);
   if (g.nodeCount() == 0) throw InputError(args.graph.graph, "", "the graph has no nodes");
-  const train::TrainConfig cfg = trainConfig(args, g.name);
+  const train::TrainConfig cfg = trainConfig(args, g);
 
   // The policy: from the checkpoint (its architecture), or new with the given architecture.
   args.arch.validate();
@@ -119,19 +122,10 @@ void runTrain(const TrainArgs& args) {
     arch = stored;
   }
 
-  sessions::RunSpec spec;
-  spec.kind = "train";
-  spec.method = "doppler";
-  spec.params = {
-      {"graph_file", absoluteIfFile(args.graph.graph)},
-      {"scale", args.graph.scale},
-      {"devices", absoluteIfFile(args.devices.devices)},
-      {"stage", args.stage},
-      {"from", args.from.empty() ? nlohmann::json() : nlohmann::json(absoluteIfFile(args.from))},
-      {"out", args.out},
-      {"train_config", cfg.toJson()},
-      {"architecture", arch.toJson()}};
-  spec.seed = args.seed;
+  const sessions::RunSpec spec = train::trainRunSpec(
+      {absoluteIfFile(args.graph.graph), args.graph.scale, absoluteIfFile(args.devices.devices),
+       args.from.empty() ? std::string() : absoluteIfFile(args.from), args.out},
+      cfg, arch);
   RunRecording rec(args.record, spec, g, d);
   std::optional<sessions::MetricWriter> metrics;
   if (rec.enabled()) metrics.emplace(rec.store(), rec.id());
@@ -143,21 +137,7 @@ void runTrain(const TrainArgs& args) {
     if (std::isfinite(p.agreement)) detail += ", agree " + fmt(p.agreement * 100) + "%";
     detail += ", " + fmt(p.episodes_per_s) + " ep/s";
     bar.update(p.episode, p.episodes, detail);
-    if (metrics) {
-      const int64_t step = p.episode;
-      metrics->append("makespan_us", step, p.makespan_us);
-      metrics->append("best_makespan_us", step, p.best_makespan_us);
-      metrics->append("loss", step, p.loss);
-      metrics->append("sel_loss", step, p.sel_loss);
-      metrics->append("plc_loss", step, p.plc_loss);
-      metrics->append("entropy", step, p.entropy);
-      metrics->append("lr", step, p.lr);
-      metrics->append("epsilon", step, p.epsilon);
-      metrics->append("episodes_per_s", step, p.episodes_per_s);
-      if (std::isfinite(p.baseline_us)) metrics->append("baseline_us", step, p.baseline_us);
-      if (std::isfinite(p.agreement)) metrics->append("agreement", step, p.agreement);
-      if (p.evaluated) metrics->append("greedy_makespan_us", step, p.greedy_makespan_us);
-    }
+    if (metrics) train::appendTrainMetrics(*metrics, p);
   };
 
   train::TrainRequest request{g, d, cfg, arch, args.from};
@@ -182,26 +162,10 @@ void runTrain(const TrainArgs& args) {
   }
   bar.finish();
 
-  CostTable costs(g, d);
-  Simulator simulator(costs, cfg.sim);
-  const SimResult sim = simulator.run(result.greedy.assignment);
-  const double lb = lowerBound(costs).value();
+  const double lb = lowerBound(CostTable(g, d)).value();
   if (rec.enabled()) {
     metrics->flush();
-    sessions::RunStore& store = rec.store();
-    store.savePlacement(rec.id(), decisionsRecord(g, result.greedy));
-    store.saveTimeline(rec.id(), sessions::timelineRecord(g, sim.schedule, "simulated"));
-    store.setFigures(rec.id(), {{"makespan_us", result.greedy_makespan_us},
-                                {"best_makespan_us", result.best_makespan_us},
-                                {"lower_bound_us", lb},
-                                {"episodes", static_cast<double>(result.episodes_done)},
-                                {"distill_updates", static_cast<double>(result.distill_updates)},
-                                {"seconds", result.seconds}});
-    store.addCheckpointFile(rec.id(), args.out, result.episodes_done, args.stage);
-    if (result.cancelled)
-      store.finishRun(rec.id(), sessions::RunStatus::Cancelled);
-    else
-      rec.finish();
+    train::finishTrainRun(rec.store(), rec.id(), g, d, cfg, result, args.out);
   }
 
   if (args.json) {

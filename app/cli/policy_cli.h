@@ -14,8 +14,6 @@ namespace doppler::cli {
 std::string fmt(double x);
 // "learned" or "heuristic"; InputError naming `option` otherwise.
 policy::Component parseComponent(const std::string& s, const char* option);
-// The per-step decisions of an episode, as the run store records them.
-sessions::PlacementRecord decisionsRecord(const DataflowGraph& g, const policy::EpisodeResult& e);
 
 void addEvalCommand(CLI::App& app);  // `doppler eval` (cmd_eval.cpp)
 

@@ -105,9 +105,10 @@ const std::vector<Entry>& entries() {
   using C = TrainConfig;
   constexpr double kMany = 1e15;  // no practical upper bound
   static const std::vector<Entry> table = {
-      count("episodes", &C::episodes, 1, kMany,
-            "Episodes (default: imitation 500, sim 12000; the paper graphs' LLAMA results used "
-            "32000)"),
+      count(
+          "episodes", &C::episodes, 1, kMany,
+          "Episodes (default: imitation 500; sim follows the graph's depth, 12000 up to depth 16, "
+          "32000 from depth 40, as the paper graphs needed)"),
       number("lr", &C::lr, 0, 10,
              "Learning rate (constant unless --lr-final; default: imitation 3e-3 -> 3e-4, sim "
              "3e-4 -> 1e-6)"),
@@ -271,6 +272,39 @@ void TrainConfig::validate() const {
     throw InputError("", "--eval-every", "must not be negative");
   if (sel == Component::Heuristic && plc == Component::Heuristic)
     throw InputError("", "components", "nothing to train: both SEL and PLC follow the heuristic");
+}
+
+int graphDepth(const DataflowGraph& g) {
+  // Kahn's order; a cycle leaves nodes unvisited and is the graph reader's error, not ours.
+  const int n = g.nodeCount();
+  std::vector<int> pending(n, 0), depth(n, 1), ready;
+  for (int e = 0; e < g.edgeCount(); ++e) ++pending[g.edge(e).dst];
+  for (int v = 0; v < n; ++v)
+    if (pending[v] == 0) ready.push_back(v);
+  int longest = n > 0 ? 1 : 0;
+  while (!ready.empty()) {
+    const int v = ready.back();
+    ready.pop_back();
+    for (int e : g.outEdges(v)) {
+      const int w = g.edge(e).dst;
+      depth[w] = std::max(depth[w], depth[v] + 1);
+      longest = std::max(longest, depth[w]);
+      if (--pending[w] == 0) ready.push_back(w);
+    }
+  }
+  return longest;
+}
+
+long defaultEpisodes(Stage stage, const DataflowGraph& g) {
+  const long fixed = TrainConfig::defaults(stage).episodes;
+  if (stage != Stage::Simulation) return fixed;
+  constexpr int kShallow = 16, kDeep = 40;
+  constexpr long kFew = 12000, kLots = 32000;
+  const int depth = graphDepth(g);
+  if (depth <= kShallow) return kFew;
+  if (depth >= kDeep) return kLots;
+  const long episodes = kFew + (kLots - kFew) * (depth - kShallow) / (kDeep - kShallow);
+  return (episodes + 500) / 1000 * 1000;  // a round number, as a user would type it
 }
 
 }  // namespace doppler::train

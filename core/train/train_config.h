@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/graph/dataflow_graph.h"
 #include "core/heuristics/method.h"
 #include "core/policy/policy_config.h"
 #include "core/sim/simulator.h"
@@ -82,5 +83,13 @@ struct TrainConfig {
 std::vector<ParamSpec> trainParamSpecs(Stage stage);
 // One of them by name; throws std::out_of_range for an unknown name.
 const ParamSpec& trainParamSpec(const std::string& name);
+
+// Stage II's episode budget when none is given: it follows the graph's depth (the longest chain
+// of decisions that must come in order). The experiments (scripts/experiments/policy_note.md)
+// found 12,000 episodes enough for CHAINMM and FFNN (depth 6 and 12) and 32,000 needed for the
+// LLaMA block and layer (depth 49 and 63): 12,000 up to depth 16, 32,000 from depth 40, linear
+// between. Stage I keeps its fixed default.
+long defaultEpisodes(Stage stage, const DataflowGraph& g);
+int graphDepth(const DataflowGraph& g);  // nodes on the longest path
 
 }  // namespace doppler::train

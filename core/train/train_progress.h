@@ -29,6 +29,10 @@ struct TrainProgress {
   // Distillation (after the episodes): its update count; `episode` then continues the step axis
   // as episodes + updates so that every report has its own step.
   long distill_update = 0;
+  // The best episode's placement, only in the first report after it improved (empty otherwise),
+  // so a dashboard can show it while training goes on without a copy per report.
+  Assignment best_assignment;
+  std::vector<int> best_order;
 };
 using TrainProgressFn = std::function<void(const TrainProgress&)>;
 

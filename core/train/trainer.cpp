@@ -421,6 +421,7 @@ TrainResult Trainer::run(const TrainProgressFn& progress, const CancelToken& can
     p.evaluated = true;
     result.evaluations.push_back(p);
   }
+  double reportedBest = NAN;  // the best makespan whose placement went out with a report
   while (s.done < total) {
     if (cancel.cancelled()) {
       result.cancelled = true;
@@ -437,6 +438,11 @@ TrainResult Trainer::run(const TrainProgressFn& progress, const CancelToken& can
     p.elapsed_s = elapsed();
     p.episodes_per_s = p.elapsed_s > 0 ? (s.done - startDone) / p.elapsed_s : 0;
     if (p.evaluated) result.evaluations.push_back(p);
+    if (!s.bestAssignment.empty() && !(s.bestMakespan >= reportedBest)) {
+      p.best_assignment = s.bestAssignment;
+      p.best_order = s.bestOrder;
+      reportedBest = s.bestMakespan;
+    }
     if (progress) progress(p);
     if (s.done >= nextCheckpoint && s.done < total && !cfg.checkpoint_path.empty()) {
       saveCheckpoint(cfg.checkpoint_path);

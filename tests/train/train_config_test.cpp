@@ -9,7 +9,10 @@
 #include <functional>
 #include <map>
 
+#include "core/graph/generators.h"
+#include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
+#include "tests/support/data.h"
 
 namespace doppler::train {
 namespace {
@@ -79,6 +82,50 @@ TEST(TrainConfig, SpecsShowEachStagesDefaults) {
   EXPECT_EQ(value(Stage::Simulation, "lr"), "0.0003");
   EXPECT_EQ(value(Stage::Simulation, "explore"), "epsilon-greedy");
   EXPECT_EQ(value(Stage::Imitation, "baseline"), "running-mean");
+}
+
+}  // namespace
+}  // namespace doppler::train
+
+namespace doppler::train {
+namespace {
+
+// A chain of n nodes: depth n.
+DataflowGraph chainOf(int n) {
+  DataflowGraph g;
+  for (int v = 0; v < n; ++v) {
+    Node node;
+    node.id = "c" + std::to_string(v);
+    node.compute_us = {1};
+    g.addNode(node);
+    if (v > 0) g.addEdge(Edge{v - 1, v, 0, 1.0});
+  }
+  return g;
+}
+
+TEST(TrainConfig, StageTwosBudgetFollowsTheGraphsDepth) {
+  EXPECT_EQ(graphDepth(chainOf(1)), 1);
+  EXPECT_EQ(graphDepth(chainOf(23)), 23);
+  EXPECT_EQ(defaultEpisodes(Stage::Simulation, chainOf(6)), 12000);
+  EXPECT_EQ(defaultEpisodes(Stage::Simulation, chainOf(16)), 12000);
+  EXPECT_EQ(defaultEpisodes(Stage::Simulation, chainOf(28)), 22000);  // halfway from 16 to 40
+  EXPECT_EQ(defaultEpisodes(Stage::Simulation, chainOf(40)), 32000);
+  EXPECT_EQ(defaultEpisodes(Stage::Simulation, chainOf(63)), 32000);
+  EXPECT_EQ(defaultEpisodes(Stage::Imitation, chainOf(63)),
+            TrainConfig::defaults(Stage::Imitation).episodes);
+  EXPECT_EQ(defaultEpisodes(Stage::Simulation, generateGraph("chainmm")), 12000);
+}
+
+TEST(TrainConfig, ThePaperGraphsGetTheBudgetsTheExperimentsNeeded) {
+  const std::map<std::string, long> needed = {{"chain_mm_112nodes.txt", 12000},
+                                              {"ffnn_192nodes.txt", 12000},
+                                              {"transformer_block_215nodes.txt", 32000},
+                                              {"full_transformer_layer_261nodes.txt", 32000}};
+  for (const auto& [file, episodes] : needed) {
+    const std::string path = doppler::testing::paperGraph(file);
+    if (path.empty()) return;  // skipped, with the message saying what is missing
+    EXPECT_EQ(defaultEpisodes(Stage::Simulation, readGraphFile(path)), episodes) << file;
+  }
 }
 
 }  // namespace

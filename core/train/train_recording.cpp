@@ -1,0 +1,89 @@
+#include "core/train/train_recording.h"
+
+#include <cmath>
+
+#include "core/sim/cost_table.h"
+#include "core/sim/lower_bound.h"
+#include "core/sim/simulator.h"
+#include "sessions/from_core.h"
+
+namespace doppler::train {
+
+sessions::RunSpec trainRunSpec(const TrainRunInputs& in, const TrainConfig& config,
+                               const policy::PolicyConfig& architecture) {
+  sessions::RunSpec spec;
+  spec.kind = "train";
+  spec.method = "doppler";
+  spec.params = {{"graph_file", in.graph_file},
+                 {"scale", in.scale},
+                 {"devices", in.devices},
+                 {"stage", toString(config.stage)},
+                 {"from", in.from.empty() ? nlohmann::json() : nlohmann::json(in.from)},
+                 {"out", in.out},
+                 {"train_config", config.toJson()},
+                 {"architecture", architecture.toJson()}};
+  spec.seed = config.seed;
+  return spec;
+}
+
+void appendTrainMetrics(sessions::MetricWriter& metrics, const TrainProgress& p) {
+  const int64_t step = p.episode;
+  metrics.append("makespan_us", step, p.makespan_us);
+  metrics.append("best_makespan_us", step, p.best_makespan_us);
+  metrics.append("loss", step, p.loss);
+  metrics.append("sel_loss", step, p.sel_loss);
+  metrics.append("plc_loss", step, p.plc_loss);
+  metrics.append("entropy", step, p.entropy);
+  metrics.append("lr", step, p.lr);
+  metrics.append("epsilon", step, p.epsilon);
+  metrics.append("episodes_per_s", step, p.episodes_per_s);
+  if (std::isfinite(p.baseline_us)) metrics.append("baseline_us", step, p.baseline_us);
+  if (std::isfinite(p.agreement)) metrics.append("agreement", step, p.agreement);
+  if (p.evaluated) metrics.append("greedy_makespan_us", step, p.greedy_makespan_us);
+}
+
+sessions::PlacementRecord episodeRecord(const DataflowGraph& g, const policy::EpisodeResult& e) {
+  sessions::PlacementRecord rec = sessions::placementRecord(g, e.assignment, e.order);
+  rec.decisions.clear();
+  for (size_t t = 0; t < e.steps.size(); ++t) {
+    const policy::EpisodeStep& s = e.steps[t];
+    sessions::Decision d;
+    d.step = static_cast<int>(t);
+    d.node = s.node;
+    d.device = s.device;
+    for (size_t j = 0; j < s.candidates.size(); ++j) {
+      d.sel_candidates.emplace_back(s.candidates[j], s.sel_probs[j]);
+      if (s.candidates[j] == s.node) d.sel_prob = s.sel_probs[j];
+    }
+    d.plc_probs.assign(s.plc_probs.begin(), s.plc_probs.end());
+    if (s.device >= 0 && s.device < static_cast<int>(s.plc_probs.size()))
+      d.plc_prob = s.plc_probs[s.device];
+    rec.decisions.push_back(std::move(d));
+  }
+  return rec;
+}
+
+TrainRunOutcome finishTrainRun(sessions::RunStore& store, int64_t run, const DataflowGraph& g,
+                               const DeviceSet& d, const TrainConfig& config,
+                               const TrainResult& result, const std::string& checkpoint) {
+  const CostTable costs(g, d);
+  const SimResult sim = Simulator(costs, config.sim).run(result.greedy.assignment);
+  TrainRunOutcome out;
+  out.greedy_makespan_us = result.greedy_makespan_us;
+  out.lower_bound_us = lowerBound(costs).value();
+  store.savePlacement(run, episodeRecord(g, result.greedy));
+  store.saveTimeline(run, sessions::timelineRecord(g, sim.schedule, "simulated"));
+  store.setFigures(run, {{"makespan_us", result.greedy_makespan_us},
+                         {"best_makespan_us", result.best_makespan_us},
+                         {"lower_bound_us", out.lower_bound_us},
+                         {"episodes", static_cast<double>(result.episodes_done)},
+                         {"distill_updates", static_cast<double>(result.distill_updates)},
+                         {"seconds", result.seconds}});
+  if (!checkpoint.empty())
+    store.addCheckpointFile(run, checkpoint, result.episodes_done, toString(config.stage));
+  store.finishRun(
+      run, result.cancelled ? sessions::RunStatus::Cancelled : sessions::RunStatus::Finished);
+  return out;
+}
+
+}  // namespace doppler::train
