@@ -3,7 +3,9 @@
 // redo, and saving a branch as a run. The model is StepperSession; the dock is
 // views::StepperWidget; the graph view and the timeline draw the session's step overlay while the
 // dock is open.
+#include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
@@ -18,6 +20,7 @@
 #include "sessions/queries.h"
 #include "sessions/run_store.h"
 #include "sessions/user_paths.h"
+#include "views/common/shortcuts.h"
 #include "views/graph/graph_view.h"
 #include "views/stepper/stepper_widget.h"
 #include "views/timeline/timeline_view.h"
@@ -59,9 +62,9 @@ void MainWindow::buildStepper() {
   // Overrides and branch switches undo and redo from the Edit menu (Ctrl+Z, Ctrl+Shift+Z).
   editMenu_->addSeparator();
   QAction* undo = stepper_->undoStack()->createUndoAction(this, tr("&Undo Stepper Change"));
-  undo->setShortcuts(QKeySequence::Undo);
+  undo->setShortcuts(keysOf(Command::StepUndo));
   QAction* redo = stepper_->undoStack()->createRedoAction(this, tr("&Redo Stepper Change"));
-  redo->setShortcuts(QKeySequence::Redo);
+  redo->setShortcuts(keysOf(Command::StepRedo));
   editMenu_->addAction(undo);
   editMenu_->addAction(redo);
   connect(stepperDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
@@ -214,6 +217,39 @@ void MainWindow::fillStoredRunsMenu(QMenu* menu) {
 }
 
 bool MainWindow::startStepperFromRun(int64_t run) {
+  // A training run steps through its policy: the newest checkpoint that is still a file (or a
+  // blob in the store, written out for LibTorch to read).
+  try {
+    sessions::RunStore store(studioStorePath());
+    const sessions::RunInfo info = sessions::getRun(store, run);
+    if (info.kind == "train") {
+      const auto checkpoints = sessions::listCheckpoints(store, run);
+      for (auto it = checkpoints.rbegin(); it != checkpoints.rend(); ++it) {
+        if (!it->path.empty() && QFileInfo::exists(QString::fromStdString(it->path))) {
+          startStepperFromPolicy(QString::fromStdString(it->path));
+          return true;
+        }
+        if (it->has_blob) {
+          const QString file =
+              QDir(QDir::tempPath())
+                  .filePath(QStringLiteral("doppler-run%1-checkpoint%2.pt").arg(run).arg(it->id));
+          QFile out(file);
+          const std::string bytes = store.checkpointBlob(it->id);
+          if (!out.open(QIODevice::WriteOnly) ||
+              out.write(bytes.data(), static_cast<qint64>(bytes.size())) !=
+                  static_cast<qint64>(bytes.size()))
+            throw std::runtime_error("cannot write " + file.toStdString());
+          out.close();
+          startStepperFromPolicy(file);
+          return true;
+        }
+      }
+      throw std::runtime_error("its checkpoints are gone (no file, no stored copy)");
+    }
+  } catch (const std::exception& e) {
+    showError(tr("Run %1: %2").arg(run).arg(QString::fromUtf8(e.what())));
+    return false;
+  }
   StepperSession::Source source;
   source.kind = StepperSession::SourceKind::Recorded;
   source.settings = document_->settings();
@@ -227,7 +263,8 @@ bool MainWindow::startStepperFromRun(int64_t run) {
     for (const sessions::NodePlacement& n : p.nodes)
       if (n.node >= 0 && n.node < static_cast<int>(p.nodes.size()))
         source.assignment[n.node] = n.device;
-    source.label = tr("run %1 (%2)").arg(run).arg(QString::fromStdString(info.method));
+    source.label =
+        tr("run %1 (%2, recorded decisions)").arg(run).arg(QString::fromStdString(info.method));
   } catch (const std::exception& e) {
     showError(tr("Run %1: %2").arg(run).arg(QString::fromUtf8(e.what())));
     return false;

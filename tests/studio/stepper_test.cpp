@@ -9,10 +9,12 @@
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
+#include "app/studio/job_runner.h"
 #include "app/studio/main_window.h"
 #include "app/studio/stepper_session.h"
 #include "app/studio/studio_document.h"
 #include "core/graph/graph_io.h"
+#include "core/train/torch_module.h"
 #include "sessions/queries.h"
 #include "sessions/run_store.h"
 #include "views/graph/graph_view.h"
@@ -220,6 +222,59 @@ class StepperTest : public QObject {
     QCOMPARE(session()->source().kind, StepperSource::Kind::Recorded);
     QCOMPARE(session()->branch().assignment, saved);
     QCOMPARE(session()->branches().size(), size_t(1));
+  }
+
+  // A policy trained by the CLI (imitation, a few episodes, recorded in the test's store), opened
+  // from its stored training run: the checkpoint loads on the job runner, and the stepper's
+  // greedy episode is `doppler eval`'s placement.
+  void aStoredTrainingRunStepsThroughItsPolicy() {
+    if (!train::torchModuleBuiltIn()) QSKIP("built without LibTorch (DOPPLER_TORCH=OFF)");
+    const QString graph = dir_.filePath("current.json");
+    QFile f(graph);
+    f.open(QIODevice::WriteOnly);
+    f.write(QByteArray::fromStdString(writeGraphJson(*w_->document()->graph())));
+    f.close();
+    const QString ckpt = dir_.filePath("il.pt");
+    QProcess p;
+    p.start(QStringLiteral(DOPPLER_CLI), {"train",
+                                          "--graph",
+                                          graph,
+                                          "--devices",
+                                          w_->document()->devicesSpec(),
+                                          "--stage",
+                                          "imitation",
+                                          "--episodes",
+                                          "8",
+                                          "--out",
+                                          ckpt,
+                                          "--hidden",
+                                          "16",
+                                          "--mp-steps",
+                                          "2",
+                                          "--edge-hidden",
+                                          "8",
+                                          "--head-hidden",
+                                          "16",
+                                          "--device-hidden",
+                                          "8",
+                                          "--json",
+                                          "--db",
+                                          dir_.filePath("runs.sqlite")});
+    QVERIFY(p.waitForFinished(300000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    const int64_t run = nlohmann::json::parse(p.readAllStandardOutput().toStdString())["run_id"];
+    QVERIFY(w_->startStepperFromRun(run));
+    QVERIFY(w_->jobs()->waitIdle(120000));
+    QCOMPARE(session()->source().kind, StepperSource::Kind::Policy);
+    QCOMPARE(session()->steps(), w_->document()->graph()->nodeCount());
+    QCOMPARE(QString::fromStdString(session()->branch().trace->node_score),
+             QStringLiteral("SEL probability"));
+    const nlohmann::json eval = cli({"eval", "--policy", ckpt});
+    QVERIFY(!eval.empty());
+    const DataflowGraph& g = *w_->document()->graph();
+    for (int v = 0; v < g.nodeCount(); ++v)
+      QCOMPARE(session()->branch().assignment[v], eval["assignment"][g.node(v).id].get<int>());
+    QCOMPARE(session()->branch().makespan_us, eval["makespan_us"].get<double>());
   }
 
   void presentationKeepsTheStepperBesideTheGraph() {

@@ -107,6 +107,10 @@ std::vector<Shortcut> build() {
        tr("Double-click, Enter"),
        tr("on another candidate or device: override that decision")},
       {Command::None, stepper, {}, tr("Click"), tr("a ready node in the graph: override")},
+      {Command::StepUndo, stepper, QKeySequence::keyBindings(QKeySequence::Undo), {},
+       tr("undo an override or a branch switch")},
+      {Command::StepRedo, stepper, QKeySequence::keyBindings(QKeySequence::Redo), {},
+       tr("redo it")},
 
       {Command::Presentation,
        studio,

@@ -39,6 +39,8 @@ enum class Command {
   StepFirst,
   StepLast,
   StepPlay,
+  StepUndo,
+  StepRedo,
   // Studio
   Presentation,
   LeavePresentation,
