@@ -5,6 +5,9 @@
 //   - the decision stepper on LLAMA-LAYER (229 nodes, 4 devices, HEFT's trace): one step forward
 //     is the dock's new content, the graph's and the timeline's step overlays, and the repaint of
 //     all three (dock 480x900, graph 1200x900, timeline 1600x420): goal under 16 ms.
+//   - the training dashboard's charts after 50,000 reports: appending one report, and one redraw
+//     (min/max decimation of every series to the plot widths, replace(), render of the makespan
+//     chart and the four small charts into a QImage at 1400x700): goal under 16 ms.
 // Run on one core: taskset -c 0 build/release/bench/views_bench --benchmark_time_unit=ms
 // DOPPLER_BENCH_PNG=DIR saves one frame of each paint benchmark to DIR for a look.
 #include <benchmark/benchmark.h>
@@ -13,7 +16,10 @@
 #include <QDir>
 #include <QImage>
 #include <QPainter>
+#include <QtCharts/QXYSeries>
+#include <cmath>
 #include <memory>
+#include <random>
 
 #include "core/heuristics/list_scheduler.h"
 #include "tests/views/synthetic.h"
@@ -23,6 +29,7 @@
 #include "views/stepper/stepper_widget.h"
 #include "views/timeline/timeline_painter.h"
 #include "views/timeline/timeline_view.h"
+#include "views/training/training_charts.h"
 
 namespace doppler::views {
 namespace {
@@ -268,6 +275,72 @@ void BM_StepperStepLlamaLayer(benchmark::State& st) {
   }
 }
 BENCHMARK(BM_StepperStepLlamaLayer)->Unit(benchmark::kMillisecond);
+
+// A noisy makespan decaying towards 1.05x a 10 ms bound, as a stage II run reports it, with a
+// greedy evaluation every 50 episodes.
+train::TrainProgress trainingReport(long e, long episodes, std::mt19937& rng) {
+  std::normal_distribution<double> noise(0, 1);
+  const double f = static_cast<double>(e) / static_cast<double>(episodes);
+  const double level = 10'000 * (1.05 + 0.95 * std::exp(-6 * f));
+  train::TrainProgress p;
+  p.stage = train::Stage::Simulation;
+  p.episode = e;
+  p.episodes = episodes;
+  p.makespan_us = level * (1 + 0.08 * std::abs(noise(rng)));
+  p.best_makespan_us = level;
+  p.sel_loss = std::exp(-3 * f) + 0.05 * noise(rng);
+  p.plc_loss = std::exp(-4 * f) + 0.05 * noise(rng);
+  p.entropy = 2.5 * (1 - f) + 0.05 * noise(rng);
+  p.lr = 3e-4 * (1 - f) + 1e-6;
+  p.episodes_per_s = 850 + 40 * noise(rng);
+  p.evaluated = e % 50 == 0;
+  if (p.evaluated) p.greedy_makespan_us = level * 1.01;
+  return p;
+}
+
+struct TrainingChartsFixture {
+  static constexpr long kReports = 50000;
+  TrainingCharts charts;
+  TrainingChartsFixture() {
+    charts.resize(1400, 700);
+    charts.show();
+    QCoreApplication::processEvents();
+    charts.reset(kReports);
+    charts.setReferences({10'000, 13'400, 10'650});
+    std::mt19937 rng(5);
+    for (long e = 1; e <= kReports; ++e) charts.addProgress(trainingReport(e, kReports, rng));
+    charts.redrawNow();
+    QCoreApplication::processEvents();
+  }
+};
+
+void BM_TrainingChartsAppend(benchmark::State& state) {
+  // Appending to a run that already holds 50,000 reports: the cost of one report arriving.
+  TrainingChartsFixture f;
+  std::mt19937 rng(6);
+  long e = TrainingChartsFixture::kReports;
+  train::TrainProgress p = trainingReport(e, 2 * e, rng);
+  for (auto _ : state) {
+    p.episode = ++e;
+    f.charts.addProgress(p);
+  }
+  state.counters["reports"] = static_cast<double>(f.charts.reportCount());
+}
+BENCHMARK(BM_TrainingChartsAppend)->Unit(benchmark::kMicrosecond);
+
+void BM_TrainingChartsRedraw50k(benchmark::State& state) {
+  TrainingChartsFixture f;
+  QImage image(f.charts.size(), QImage::Format_ARGB32_Premultiplied);
+  for (auto _ : state) {
+    f.charts.redrawNow();
+    QPainter painter(&image);
+    f.charts.render(&painter);
+  }
+  maybeSave(image, "training-charts-50k.png");
+  state.counters["drawn_points"] =
+      static_cast<double>(f.charts.series(QStringLiteral("makespan"))->count());
+}
+BENCHMARK(BM_TrainingChartsRedraw50k)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace doppler::views

@@ -8,6 +8,7 @@ int runModelsTest(int argc, char** argv);
 int runTimelineViewTest(int argc, char** argv);
 int runGraphViewTest(int argc, char** argv);
 int runStepperTest(int argc, char** argv);
+int runTrainingTest(int argc, char** argv);
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -18,7 +19,8 @@ int main(int argc, char** argv) {
   } suites[] = {{"models", runModelsTest},
                 {"timeline", runTimelineViewTest},
                 {"graph", runGraphViewTest},
-                {"stepper", runStepperTest}};
+                {"stepper", runStepperTest},
+                {"training", runTrainingTest}};
   if (argc > 1)
     for (const Suite& s : suites)
       if (std::strcmp(argv[1], s.name) == 0) {

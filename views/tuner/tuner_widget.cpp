@@ -1,6 +1,5 @@
 #include "views/tuner/tuner_widget.h"
 
-#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -14,20 +13,10 @@
 #include <cmath>
 
 #include "core/graph/device_presets.h"
+#include "views/common/param_editors.h"
 #include "views/common/theme.h"
 
 namespace doppler::views {
-namespace {
-
-QString numberText(double v) {
-  return QString::number(v, 'g', 12);
-}
-
-int decimalsFor(const ParamSpec& p) {
-  return p.max - p.min <= 1.0001 ? 3 : 2;
-}
-
-}  // namespace
 
 TunerWidget::TunerWidget(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("tuner"));
@@ -194,50 +183,8 @@ void TunerWidget::rebuildParams() {
   const std::vector<ParamSpec> specs = m.params();
   paramsBox_->setVisible(!specs.empty());
   for (const ParamSpec& p : specs) {
-    QWidget* editor = nullptr;
-    const QString def = QString::fromStdString(p.default_value);
-    switch (p.type) {
-      case ParamSpec::Type::Number: {
-        auto* s = new QDoubleSpinBox;
-        s->setDecimals(decimalsFor(p));
-        s->setRange(p.min, p.max);
-        s->setSingleStep(p.max - p.min <= 1.0001 ? 0.05 : 0.1);
-        s->setValue(def.toDouble());
-        s->setKeyboardTracking(false);
-        connect(s, &QDoubleSpinBox::valueChanged, this, &TunerWidget::emitChanged);
-        editor = s;
-        break;
-      }
-      case ParamSpec::Type::Integer: {
-        auto* s = new QSpinBox;
-        s->setRange(static_cast<int>(std::max(p.min, -2e9)),
-                    static_cast<int>(std::min(p.max, 2e9)));
-        s->setValue(def.toInt());
-        s->setKeyboardTracking(false);
-        connect(s, &QSpinBox::valueChanged, this, &TunerWidget::emitChanged);
-        editor = s;
-        break;
-      }
-      case ParamSpec::Type::Choice: {
-        auto* c = new QComboBox;
-        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        c->setMinimumContentsLength(10);
-        for (const auto& choice : p.choices) c->addItem(QString::fromStdString(choice));
-        c->setCurrentText(def);
-        connect(c, &QComboBox::currentIndexChanged, this, &TunerWidget::emitChanged);
-        editor = c;
-        break;
-      }
-      case ParamSpec::Type::Bool: {
-        auto* c = new QCheckBox;
-        c->setChecked(def == QStringLiteral("true"));
-        connect(c, &QCheckBox::toggled, this, &TunerWidget::emitChanged);
-        editor = c;
-        break;
-      }
-    }
-    editor->setObjectName(QStringLiteral("param_") + QString::fromStdString(p.name));
-    editor->setToolTip(QString::fromStdString(p.description));
+    QWidget* editor = createParamEditor(p);
+    onParamEditorChanged(editor, this, [this] { emitChanged(); });
     auto* label = new QLabel(QString::fromStdString(p.name));
     label->setToolTip(QString::fromStdString(p.description));
     paramsForm_->addRow(label, editor);
@@ -248,18 +195,8 @@ void TunerWidget::rebuildParams() {
 PlacementSettings TunerWidget::settings() const {
   PlacementSettings s;
   s.method = method_->currentText().toStdString();
-  for (const auto& [name, editor] : paramEditors_) {
-    QString value;
-    if (auto* d = qobject_cast<QDoubleSpinBox*>(editor))
-      value = numberText(d->value());
-    else if (auto* i = qobject_cast<QSpinBox*>(editor))
-      value = QString::number(i->value());
-    else if (auto* c = qobject_cast<QComboBox*>(editor))
-      value = c->currentText();
-    else if (auto* b = qobject_cast<QCheckBox*>(editor))
-      value = b->isChecked() ? QStringLiteral("true") : QStringLiteral("false");
-    s.params[name] = value.toStdString();
-  }
+  for (const auto& [name, editor] : paramEditors_)
+    s.params[name] = paramEditorValue(editor).toStdString();
   s.cost_model = costModel_->currentData().toString() == QStringLiteral("links")
                      ? CostModel::Links
                      : CostModel::Reference;
@@ -279,15 +216,7 @@ void TunerWidget::setSettings(const PlacementSettings& s) {
   for (const auto& [name, value] : s.params) {
     auto it = paramEditors_.find(name);
     if (it == paramEditors_.end()) continue;
-    const QString v = QString::fromStdString(value);
-    if (auto* d = qobject_cast<QDoubleSpinBox*>(it->second))
-      d->setValue(v.toDouble());
-    else if (auto* i = qobject_cast<QSpinBox*>(it->second))
-      i->setValue(v.toInt());
-    else if (auto* c = qobject_cast<QComboBox*>(it->second))
-      c->setCurrentText(v);
-    else if (auto* b = qobject_cast<QCheckBox*>(it->second))
-      b->setChecked(v == QStringLiteral("true"));
+    setParamEditorValue(it->second, QString::fromStdString(value));
   }
   costModel_->setCurrentIndex(s.cost_model == CostModel::Links ? 1 : 0);
   noise_->setValue(s.noise);
