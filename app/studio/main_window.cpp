@@ -241,6 +241,10 @@ void MainWindow::updateTitle() {
     title += QStringLiteral(" — %1 on %2")
                  .arg(QString::fromStdString(g->name),
                       d ? QString::fromStdString(d->name) : QStringLiteral("?"));
+  // The session runs are recorded into and listed from: its file name (the full path in the
+  // Runs dock's tooltip and the File menu).
+  if (!sessionPath().isEmpty())
+    title += QStringLiteral(" — %1").arg(QFileInfo(sessionPath()).fileName());
   setWindowTitle(title);
 }
 

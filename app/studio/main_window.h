@@ -8,6 +8,7 @@
 #include <QMainWindow>
 #include <QStringList>
 #include <optional>
+#include <vector>
 
 #include "app/studio/studio_settings.h"
 
@@ -29,6 +30,8 @@ class ScheduleModel;
 class DeviceSummaryModel;
 class ImageSource;
 class StepperWidget;
+class RunsPanel;
+class RunCompareView;
 }  // namespace doppler::views
 
 namespace doppler::studio {
@@ -42,6 +45,7 @@ class StudioToolbar;
 class PresentationMode;
 class StepperSession;
 struct StepperSource;
+class RunsController;
 
 struct StudioOptions {
   QString file;        // a graph or device file to open
@@ -77,6 +81,19 @@ class MainWindow : public QMainWindow {
   bool startStepper(StepperSource source);
   bool startStepperFromRun(int64_t run);
   void startStepperFromPolicy(const QString& path);
+  // The runs (main_window_runs.cpp): the current session file -- the default one, or
+  // DOPPLER_STUDIO_DB -- which the Runs dock shows live; New / Open / Save As (false with the
+  // reason in the banner, the current session kept open); a comparison of stored runs.
+  QString sessionPath() const;
+  RunsController* runsController() const { return runs_; }
+  views::RunsPanel* runsPanel() const { return runsPanel_; }
+  views::RunCompareView* runCompareView() const { return runCompare_; }
+  QDockWidget* runsDock() const { return runsDock_; }
+  bool openSession(const QString& path);
+  bool newSession(const QString& path);
+  bool saveSessionAs(const QString& path);
+  void showRuns();
+  void compareRuns(const QList<qint64>& ids);
   HelpOverlay* helpOverlay() const { return help_; }
   QString makespanReadout() const;
 
@@ -121,6 +138,12 @@ class MainWindow : public QMainWindow {
   void chooseStepperSource();
   void fillStoredRunsMenu(QMenu* menu);
   void saveStepperBranch();
+  // main_window_runs.cpp: the Runs dock, the File menu's session entries.
+  void buildRuns();
+  void addSessionActions(QMenu* file);
+  void rememberSession();
+  void markMovedNodes(const QStringList& ids);
+  std::vector<int64_t> recordSampleRuns();  // for the grabs
   // main_window.cpp: wiring.
   void connectParts();
   void requestLayout();
@@ -167,6 +190,11 @@ class MainWindow : public QMainWindow {
   StepperSession* stepper_ = nullptr;
   views::StepperWidget* stepperWidget_ = nullptr;
   bool criticalPathBeforeStepper_ = false;
+  RunsController* runs_ = nullptr;
+  views::RunsPanel* runsPanel_ = nullptr;
+  views::RunCompareView* runCompare_ = nullptr;
+  QDockWidget* runsDock_ = nullptr;
+  QMenu* recentSessionsMenu_ = nullptr;
   HelpOverlay* help_ = nullptr;
   QAction* darkAction_ = nullptr;
   QAction* presentAction_ = nullptr;

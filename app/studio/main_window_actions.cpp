@@ -63,6 +63,8 @@ void MainWindow::buildActions() {
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   recentMenu_->setObjectName(QStringLiteral("recentMenu"));
   file->addSeparator();
+  addSessionActions(file);
+  file->addSeparator();
   QMenu* exportMenu = file->addMenu(QIcon(QStringLiteral(":/icons/export.svg")), tr("&Export"));
   exportMenu->addAction(tr("Graph as PNG…"), this,
                         [this] { exportImage(graphView_, QStringLiteral("png")); });

@@ -121,6 +121,7 @@ void MainWindow::buildDocks() {
   resizeDocks({tunerDock_, detailsDock_}, {600, 270}, Qt::Vertical);
 
   buildStepper();
+  buildRuns();
   presentation_->setCompanion(stepperDock_);
   for (QDockWidget* d : {tunerDock_, historyDock_, detailsDock_, devicesDock_, stepperDock_,
                          nodesDock_, eventsDock_})

@@ -19,7 +19,10 @@
 #include "core/sim/critical_path.h"
 #include "views/common/image_export.h"
 #include "views/common/selection_state.h"
+#include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
+#include "views/runs/run_compare_view.h"
+#include "views/runs/runs_panel.h"
 #include "views/timeline/timeline_view.h"
 #include "views/tuner/settings_history_chart.h"
 #include "views/tuner/tuner_widget.h"
@@ -162,6 +165,26 @@ QStringList MainWindow::grabAll(const QString& dir) {
     settle();
   }
   stepperDock_->hide();
+
+  // The runs dock and a comparison, on a temporary session (the user's stays untouched): the
+  // graph placed by a heuristic and two seeded searches, the searches compared with it.
+  {
+    QTemporaryDir sessionDir;
+    const QString previous = sessionPath();
+    if (openSession(sessionDir.filePath(QStringLiteral("grab-session.sqlite")))) {
+      const std::vector<int64_t> ids = recordSampleRuns();
+      showRuns();
+      resizeDocks({runsDock_}, {260}, Qt::Vertical);
+      runsPanel_->selectRuns({ids.begin(), ids.end()});
+      save(runsDock_, QStringLiteral("runs.png"));
+      compareRuns({ids.begin(), ids.end()});
+      save(runCompare_, QStringLiteral("runs-compare.png"));
+      runCompare_->hide();
+      graphView_->graphScene()->setMarked({});
+      runsDock_->hide();
+      if (!previous.isEmpty()) openSession(previous);
+    }
+  }
 
   // A bad file: the message names the file and the problem; the graph stays open.
   QTemporaryDir tmp;

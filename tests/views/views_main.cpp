@@ -9,6 +9,7 @@ int runTimelineViewTest(int argc, char** argv);
 int runGraphViewTest(int argc, char** argv);
 int runStepperTest(int argc, char** argv);
 int runTrainingTest(int argc, char** argv);
+int runRunsTest(int argc, char** argv);
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -16,11 +17,9 @@ int main(int argc, char** argv) {
   struct Suite {
     const char* name;
     int (*run)(int, char**);
-  } suites[] = {{"models", runModelsTest},
-                {"timeline", runTimelineViewTest},
-                {"graph", runGraphViewTest},
-                {"stepper", runStepperTest},
-                {"training", runTrainingTest}};
+  } suites[] = {{"models", runModelsTest},     {"timeline", runTimelineViewTest},
+                {"graph", runGraphViewTest},   {"stepper", runStepperTest},
+                {"training", runTrainingTest}, {"runs", runRunsTest}};
   if (argc > 1)
     for (const Suite& s : suites)
       if (std::strcmp(argv[1], s.name) == 0) {

@@ -1,0 +1,79 @@
+#pragma once
+// Two or more stored runs side by side: a metric series of theirs overlaid on one step axis, their
+// timelines stacked on one time axis (the nodes that moved against the first run drawn solid, the
+// rest faint), a summary table (makespan, ratio to bound, utilization, moved nodes, training
+// time) and the moved nodes as `doppler runs compare` names them. Exports as CSV and PNG.
+//
+// Plain data in (RunComparison): the studio reads the store (app/studio/runs_controller.h) and
+// this view only draws.
+#include <QStringList>
+#include <QWidget>
+#include <optional>
+#include <vector>
+
+#include "sessions/queries.h"
+#include "sessions/records.h"
+
+class QChartView;
+class QLabel;
+class QTableWidget;
+
+namespace doppler::views {
+
+struct RunComparison {
+  std::vector<sessions::RunInfo> runs;   // the first is the reference
+  std::string series_name;               // the overlaid series; "" when no run has one
+  std::vector<sessions::Series> series;  // per run (empty where a run lacks it)
+  // Per run: its simulated timeline (else the first it has), or none.
+  std::vector<std::optional<sessions::TimelineRecord>> timelines;
+  // diffs[i]: the first run's placement against run i + 1's (sessions::placementDiff).
+  std::vector<sessions::PlacementDiff> diffs;
+};
+
+// Every node that moved in any of the diffs, in first-seen order.
+QStringList movedNodeIds(const RunComparison& c);
+// Mean over devices of busy time / makespan, or NaN without a timeline.
+double timelineUtilization(const sessions::TimelineRecord& t, int devices);
+// The summary, moved nodes and series as CSV (blocks headed by "# ..." lines).
+QString comparisonCsv(const RunComparison& c);
+// The colour a run is drawn with (chart lines, timeline headings, table headers).
+QColor runColor(int index);
+
+class CompareTimelines;
+
+class RunCompareView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit RunCompareView(QWidget* parent = nullptr);
+
+  void setComparison(RunComparison comparison);
+  const RunComparison& comparison() const { return c_; }
+  QStringList movedNodes() const { return movedNodeIds(c_); }
+  QTableWidget* summaryTable() const { return summary_; }
+  QTableWidget* movedTable() const { return moved_; }
+  QChartView* chartView() const { return chart_; }
+
+  bool saveCsv(const QString& path) const;
+  bool savePng(const QString& path);
+
+ Q_SIGNALS:
+  // The nodes that moved (by id), for the graph view to mark.
+  void movedNodesChanged(const QStringList& nodes);
+
+ private:
+  void rebuildChart();
+  void rebuildSummary();
+  void rebuildMoved();
+  void exportCsv();
+  void exportPng();
+
+  RunComparison c_;
+  QLabel* title_;
+  QChartView* chart_;
+  CompareTimelines* timelines_;
+  QTableWidget* summary_;
+  QLabel* movedLabel_;
+  QTableWidget* moved_;
+};
+
+}  // namespace doppler::views
