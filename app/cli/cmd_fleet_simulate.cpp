@@ -2,6 +2,7 @@
 // slot-level or the per-request simulator (core/fleet/sim, docs/fleet_sim.md) and print their
 // metrics; compare runs every method over several seeds with 95% confidence intervals. Both are
 // recorded in the run store as kind "fleet" (figures: the metrics).
+#include <filesystem>
 #include <memory>
 #include <numeric>
 #include <sstream>
@@ -144,24 +145,31 @@ sessions::RunSpec fleetSpec(const std::string& method, const FleetSimArgs& args,
 }
 
 // The run store keeps a graph and a device set per run; a fleet run has neither, so it stores
-// an empty graph named after the topology and an empty device set named "fleet".
+// an empty graph named "fleet:" and the topology (a file's stem, not its whole path, so `runs
+// list` stays readable; params keep the path), and an empty device set named after the fleet's
+// size, "12 regions, 60 GPUs".
 DataflowGraph fleetGraph(const std::string& topology) {
   DataflowGraph g;
-  g.name = "fleet:" + topology;
+  std::error_code ec;
+  const bool isFile = std::filesystem::is_regular_file(topology, ec);
+  g.name = "fleet:" + (isFile ? std::filesystem::path(topology).stem().string() : topology);
   return g;
 }
-DeviceSet fleetDevices() {
+DeviceSet fleetDevices(const fs::PreparedScenario& p) {
   DeviceSet d;
-  d.name = "fleet";
+  d.name = std::to_string(p.scenario.world.regionCount()) + " regions, " +
+           std::to_string(p.scenario.world.totalPool().total()) + " GPUs";
   return d;
 }
 
 void runSimulate(const FleetSimArgs& args) {
   const fs::RunOptions o = runOptions(args);
   checkMethod(args.method);
-  RunRecording rec(args.record, fleetSpec(args.method, args, o, nlohmann::json::object()),
-                   fleetGraph(args.topology), fleetDevices());
+  // Bad input (files, options, a demand too large) exits 2 before a run is begun, so it leaves no
+  // failed run in the store, as for the other commands.
   const fs::PreparedScenario prepared = prepare(o);
+  RunRecording rec(args.record, fleetSpec(args.method, args, o, nlohmann::json::object()),
+                   fleetGraph(args.topology), fleetDevices(prepared));
   const fs::SimResult result = fs::runMethod(prepared, args.method, o);
   const fs::FleetMetrics& m = result.metrics;
   for (size_t t = 0; t < result.series.queued.size(); ++t)
@@ -244,9 +252,9 @@ void runCompare(const FleetSimArgs& args) {
   const fs::RunOptions o = runOptions(args);
   const std::vector<std::string> methods = splitMethods(args.methods);
   nlohmann::json extra = {{"seeds", args.seeds}, {"methods", methods}};
-  RunRecording rec(args.record, fleetSpec("compare", args, o, extra), fleetGraph(args.topology),
-                   fleetDevices());
   const fs::PreparedScenario first = prepare(o);  // validates options and reports the load
+  RunRecording rec(args.record, fleetSpec("compare", args, o, extra), fleetGraph(args.topology),
+                   fleetDevices(first));
   fs::Comparison c;
   try {
     c = fs::compareMethods(o, methods, args.seeds);
@@ -325,12 +333,13 @@ void addCommonOptions(CLI::App& cmd, FleetSimArgs& args) {
                  "Demand: conv, code (Azure LLM traces 2023), synthetic, or a trace CSV file")
       ->capture_default_str();
   cmd.add_option("--slots", args.slots, "Timeslots in the horizon")
-      ->check(CLI::PositiveNumber)
+      ->check(positiveNumber())
       ->capture_default_str();
   cmd.add_option("--slot-seconds", args.slotSeconds, "Seconds per timeslot")
-      ->check(CLI::PositiveNumber)
+      ->check(positiveNumber())
       ->capture_default_str();
   cmd.add_option("--seed", args.seed, "Seed for the world, the demand and the routing draws")
+      ->check(nonNegativeInteger())
       ->capture_default_str();
   cmd.add_option("--horizon", args.horizon, "How the trace covers the horizon: tile, stretch, once")
       ->capture_default_str();
@@ -341,11 +350,11 @@ void addCommonOptions(CLI::App& cmd, FleetSimArgs& args) {
       ->capture_default_str();
   cmd.add_option("--time-scale", args.timeScale,
                  "Multiply the trace's times first (0.5 doubles the rate; with --load 0)")
-      ->check(CLI::PositiveNumber)
+      ->check(positiveNumber())
       ->capture_default_str();
   cmd.add_option("--pool-scale", args.poolScale,
                  "GPUs per region as a share of TORTA's per-type ranges")
-      ->check(CLI::PositiveNumber)
+      ->check(positiveNumber())
       ->capture_default_str();
   cmd.add_option("--model", args.model, "Served model: llama-2-7b, llama-2-13b")
       ->capture_default_str();
@@ -353,10 +362,10 @@ void addCommonOptions(CLI::App& cmd, FleetSimArgs& args) {
                  "slot (fluid model, fast) or request (discrete-event, per request)")
       ->capture_default_str();
   cmd.add_option("--ttft-slo", args.ttftSlo, "TTFT target for SLO attainment, s")
-      ->check(CLI::PositiveNumber)
+      ->check(positiveNumber())
       ->capture_default_str();
   cmd.add_option("--tpot-slo", args.tpotSlo, "TPOT target for SLO attainment, s")
-      ->check(CLI::PositiveNumber)
+      ->check(positiveNumber())
       ->capture_default_str();
   addOutputOptions(cmd, args.output);
   addRecordOptions(cmd, args.record);

@@ -187,7 +187,12 @@ void runFleetWorld(const FleetWorldArgs& args) {
   } catch (const std::invalid_argument& e) {
     throw InputError("", "--model " + args.model, e.what());
   }
-  const fw::Scenario scenario = fw::buildScenario(options);
+  fw::Scenario scenario;
+  try {
+    scenario = fw::buildScenario(options);
+  } catch (const std::invalid_argument& e) {  // options the demand refuses (its size)
+    throw InputError("", "options", e.what());
+  }
   writeResult(
       args.output, [&] { return worldJson(args, scenario); },
       [&] { return worldText(args, scenario); });
@@ -206,25 +211,26 @@ void addFleetWorldCommand(CLI::App& fleet) {
                   "Demand: conv, code (Azure LLM traces 2023), synthetic, or a trace CSV file")
       ->capture_default_str();
   cmd->add_option("--slots", args->slots, "Timeslots in the horizon")
-      ->check(CLI::PositiveNumber)
+      ->check(positiveNumber())
       ->capture_default_str();
   cmd->add_option("--slot-seconds", args->slotSeconds, "Seconds per timeslot")
-      ->check(CLI::PositiveNumber)
+      ->check(positiveNumber())
       ->capture_default_str();
   cmd->add_option("--seed", args->seed, "Seed for pools, prices, region spreading and bursts")
+      ->check(nonNegativeInteger())
       ->capture_default_str();
   cmd->add_option("--horizon", args->horizon,
                   "How the ~1 h trace covers the horizon: tile, stretch or once")
       ->capture_default_str();
   cmd->add_option("--time-scale", args->timeScale,
                   "Multiply the trace's times first (0.5 doubles the arrival rate)")
-      ->check(CLI::PositiveNumber)
+      ->check(positiveNumber())
       ->capture_default_str();
   cmd->add_option("--model", args->model, "Served model: llama-2-7b, llama-2-13b, llama-2-70b")
       ->capture_default_str();
   cmd->add_option("--pool-scale", args->poolScale,
                   "GPUs per region as a share of TORTA's per-type ranges")
-      ->check(CLI::PositiveNumber)
+      ->check(positiveNumber())
       ->capture_default_str();
   addOutputOptions(*cmd, args->output);
   cmd->callback([args] { runFleetWorld(*args); });

@@ -10,4 +10,9 @@ void addFleetWorldCommand(CLI::App& fleet);  // `doppler fleet world` (cmd_fleet
 // `doppler fleet simulate` and `doppler fleet compare` (cmd_fleet_simulate.cpp)
 void addFleetSimulateCommands(CLI::App& fleet);
 
+// Option checks with one plain message. CLI11's PositiveNumber prints its range up to DBL_MAX
+// ("Value 0 not in range 0.000000 to 179769313486231570...").
+CLI::Validator positiveNumber();      // a finite number above 0
+CLI::Validator nonNegativeInteger();  // for unsigned options: refuses "-1" (CLI11 wraps it)
+
 }  // namespace doppler::cli

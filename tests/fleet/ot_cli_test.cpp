@@ -102,6 +102,14 @@ TEST_F(FleetOtCli, BadInputNamesTheFileAndTheField) {
                  {"--reg", "positive"});
 }
 
+TEST_F(FleetOtCli, MassesWhoseTotalOverflowsExitTwoForEveryMethod) {
+  const std::string file = write(
+      "huge.json", "{\"a\": [1e308, 1e308], \"b\": [1e308, 1e308], \"cost\": [[1, 2], [2, 1]]}");
+  for (const char* method : {"exact", "sinkhorn", "unbalanced"})
+    expectBadInput("fleet ot --problem " + file + " --method " + method,
+                   {file, "a: total overflows"});
+}
+
 TEST_F(FleetOtCli, SinkhornThatRunsOutOfIterationsFailsWithAClearLine) {
   Result r = expectBadInput(
       "fleet ot --problem " + lineProblem() + " --method sinkhorn --reg 0.001 --max-iter 5",

@@ -515,6 +515,20 @@ TEST(TransportProblem, ValidationCatchesWhatCodeCanBuildButJsonCannot) {
   expectInputError([] { solveExact(problem({1}, {}, {{}})); }, "b", "must not be empty");
 }
 
+// Entries that are each finite can sum to infinity. The unbalanced method scales by the total,
+// so an infinite one gave NaN masses and its rounding loop never ended.
+TEST(TransportProblem, RefusesMassesWhoseTotalOverflows) {
+  const TransportProblem huge = problem({1e308, 1e308}, {1e308, 1e308}, {{1, 2}, {2, 1}});
+  expectInputError([&] { solveUnbalanced(huge); }, "a", "total overflows");
+  expectInputError([&] { solveExact(huge); }, "a", "total overflows");
+  expectInputError([&] { solveSinkhorn(huge, {1.0, 10, 1e-9}); }, "a", "total overflows");
+  expectInputError(
+      [] {
+        solveUnbalanced(problem({1, 1}, {1e308, 1e308}, {{1, 2}, {2, 1}}));
+      },
+      "b", "total overflows");
+}
+
 // Every prefix of a valid problem, and random bytes, either parse or fail with InputError: no
 // other exception, no crash (the same contract the fuzz target checks, for builds without clang).
 TEST(TransportProblemReader, SurvivesTruncatedAndGarbageInput) {

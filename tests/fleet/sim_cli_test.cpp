@@ -80,6 +80,23 @@ TEST_F(FleetSimCli, CompareTextIsATableAndTheRunIsRecorded) {
   EXPECT_NE(list.out.find("fleet"), std::string::npos) << list.out;
 }
 
+TEST_F(FleetSimCli, RunsAreListedByTopologyAndFleetSizeAndBadInputRecordsNothing) {
+  const std::string db = path("runs.sqlite");
+  const std::string topology = write("tri.txt",
+                                     "NODES (\n a ( 0 50 )\n b ( 1 50 )\n c ( 2 50 )\n)\n"
+                                     "LINKS (\n ab ( a b )\n bc ( b c )\n)\n");
+  ASSERT_EQ(run("fleet simulate -t " + topology + " --slots 2 --db " + db).status, 0);
+  expectBadInput("fleet simulate -t atlantis --db " + db, {"atlantis"});
+  expectBadInput("fleet compare -t abilene --load 0 --time-scale 1e-9 --db " + db,
+                 {"above the limit"});
+  const auto list = run("runs list --db " + db + " --json");
+  ASSERT_EQ(list.status, 0) << list.err;
+  const nlohmann::json runs = nlohmann::json::parse(list.out)["runs"];
+  ASSERT_EQ(runs.size(), 1u) << list.out;  // the two refused commands began no run
+  EXPECT_EQ(runs[0]["graph"]["name"], "fleet:tri") << list.out;  // the stem, not the path
+  EXPECT_EQ(runs[0]["devices"]["name"].get<std::string>().rfind("3 regions, ", 0), 0u) << list.out;
+}
+
 TEST_F(FleetSimCli, BadInputExitsTwoWithOneLine) {
   expectBadInput("fleet simulate -t abilene --method psychic --no-record",
                  {"--method psychic", "unknown method"});
@@ -91,6 +108,22 @@ TEST_F(FleetSimCli, BadInputExitsTwoWithOneLine) {
   const std::string trace =
       write("bad.csv", "TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46,x,4\n");
   expectBadInput("fleet simulate -t abilene --trace " + trace + " --no-record", {trace, "line 2"});
+}
+
+TEST_F(FleetSimCli, OptionsThatCannotWorkExitTwoSayingWhy) {
+  // CLI11's own check named its range up to DBL_MAX.
+  const auto zero = expectBadInput("fleet simulate -t abilene --slots 0 --no-record",
+                                   {"--slots", "expected a positive number, found 0"});
+  EXPECT_EQ(zero.err.find("179769"), std::string::npos) << zero.err;
+  expectBadInput("fleet compare -t abilene --ttft-slo -1 --no-record", {"--ttft-slo", "positive"});
+  expectBadInput("fleet simulate -t abilene --load -0.5 --no-record", {"--load"});
+  expectBadInput("fleet simulate -t abilene --seed -1 --no-record", {"--seed", "non-negative"});
+  // No GPU holds the model, so no demand can reach the target load (it ran, rejecting all).
+  expectBadInput("fleet simulate -t abilene --model llama-2-70b --slots 4 --no-record",
+                 {"no capacity for llama-2-70b"});
+  // Billions of requests: refused before building them (it ran out of memory).
+  expectBadInput("fleet simulate -t abilene --load 0 --time-scale 1e-9 --slots 20 --no-record",
+                 {"requests over the horizon", "above the limit"});
 }
 
 }  // namespace

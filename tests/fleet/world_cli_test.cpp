@@ -78,6 +78,13 @@ TEST_F(FleetWorldCli, MalformedTraceAndBadOptionsExitTwo) {
   expectBadInput("fleet world --topology atlantis", {"atlantis", "not a shipped topology"});
   expectBadInput("fleet world --topology abilene --model gpt-9", {"--model", "unknown model"});
   expectBadInput("fleet world --topology abilene --horizon forever", {"--horizon"});
+  expectBadInput("fleet world --topology abilene --slots 0",
+                 {"--slots", "expected a positive number, found 0"});
+  expectBadInput("fleet world --topology abilene --seed -3", {"--seed", "non-negative"});
+  // 10 slots of 10^9 s tiled with the trace: about 3 x 10^14 requests, refused before building
+  // them (it ran out of memory and reported an internal error).
+  expectBadInput("fleet world --topology abilene --slot-seconds 1e9 --slots 10",
+                 {"options", "above the limit"});
 }
 
 }  // namespace

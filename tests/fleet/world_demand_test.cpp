@@ -171,4 +171,34 @@ TEST(FleetDemand, ScenarioBuildsWorldAndDemandFromNames) {
   EXPECT_NEAR(c.load_factor, c.demand_requests_per_s / c.fleet_requests_per_s, 1e-12);
 }
 
+// A tiny time scale or a huge horizon asks for billions of requests: refused by the estimate,
+// before anything is allocated (it ran out of memory).
+TEST(FleetDemand, RefusesADemandTooLargeToHoldBeforeBuildingIt) {
+  DemandOptions o;
+  o.time_scale = 1e-9;
+  try {
+    spreadTrace(conv(), abilene(), o);
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("above the limit"), std::string::npos) << e.what();
+  }
+  o = DemandOptions{};
+  o.slots = 10;
+  o.slot_seconds = 1e9;  // 3 x 10^14 requests tiled; the tile count no longer fits an int
+  EXPECT_THROW(spreadTrace(conv(), abilene(), o), std::invalid_argument);
+  o = DemandOptions{};
+  o.slots = 2'000'000;
+  EXPECT_THROW(spreadTrace(conv(), abilene(), o), std::invalid_argument);
+  SyntheticOptions fast;
+  fast.mean_rate_per_s = 1e6;  // 2.16 x 10^10 requests over 6 h
+  EXPECT_THROW(syntheticDemand(abilene(), DemandOptions{}, fast), std::invalid_argument);
+  // The limit is a field: just under it the same demand is built.
+  o = DemandOptions{};
+  o.slots = 4;
+  o.max_requests = 100;
+  EXPECT_THROW(spreadTrace(conv(), abilene(), o), std::invalid_argument);
+  o.max_requests = 1e6;
+  EXPECT_GT(spreadTrace(conv(), abilene(), o).requests.size(), 0u);
+}
+
 }  // namespace

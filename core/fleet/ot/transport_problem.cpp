@@ -32,6 +32,10 @@ void checkMasses(const std::vector<double>& masses, const std::string& field) {
     if (masses[i] < 0)
       throw InputError("", index(field, i), "must not be negative (" + number(masses[i]) + ")");
   }
+  // Finite entries can still overflow in their sum; the solvers scale by the total (a NaN scale
+  // made the unbalanced method's rounding loop run for ever).
+  if (!std::isfinite(total(masses)))
+    throw InputError("", field, "total overflows (the sum of the entries is not finite)");
 }
 
 std::vector<double> readMasses(const json& root, const char* field) {

@@ -1,6 +1,7 @@
 #include "core/fleet/sim/harness.h"
 
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 
 #include "core/fleet/sim/baselines.h"
@@ -34,6 +35,13 @@ PreparedScenario prepareScenario(const RunOptions& options) {
   p.scenario = buildScenario(so);
   p.time_scale = options.time_scale;
   p.capacity = estimateCapacity(p.scenario.world, p.scenario.demand);
+  if (options.load > 0 && !(p.capacity.fleet_requests_per_s > 0)) {
+    std::ostringstream s;
+    s << "the fleet has no capacity for " << options.model << " at pool scale "
+      << options.pool_scale << " (no pool has a GPU that holds the model), so no demand reaches "
+      << "load " << options.load;
+    throw std::invalid_argument(s.str());
+  }
   if (options.load > 0 && p.capacity.load_factor > 0) {
     // Demand rate is proportional to 1 / time scale (trace) or to the synthetic rate, so one
     // rescale hits the target up to the sampling of requests.

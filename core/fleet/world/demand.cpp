@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
 
 #include "core/fleet/world/random.h"
@@ -19,6 +20,17 @@ void checkOptions(const DemandOptions& o) {
   if (!(o.time_scale > 0)) throw std::invalid_argument("time scale must be positive");
   if (o.spread.burst_probability < 0 || o.spread.burst_probability > 1)
     throw std::invalid_argument("burst probability must be in [0, 1]");
+  if (o.slots > o.max_slots)
+    throw std::invalid_argument("slots must be at most " + std::to_string(o.max_slots));
+}
+
+void checkRequestCount(double expected, const DemandOptions& o) {
+  if (expected <= o.max_requests) return;
+  std::ostringstream s;
+  s.precision(3);
+  s << "the demand would be about " << expected << " requests over the horizon, above the limit "
+    << "of " << o.max_requests << ": use fewer or shorter slots or a lower rate";
+  throw std::invalid_argument(s.str());
 }
 
 SlotTotals emptyTotals(int slots, int regions) {
@@ -135,9 +147,9 @@ Demand spreadTrace(const Trace& trace, const World& world, const DemandOptions& 
   if (options.horizon == HorizonRule::Stretch) scale = demand.horizon_s / (trace.span_s + meanGap);
   demand.trace_time_scale = scale;
   const double period = (trace.span_s + meanGap) * scale;
-  const int copies = options.horizon == HorizonRule::Tile
-                         ? std::max(1, static_cast<int>(std::ceil(demand.horizon_s / period)))
-                         : 1;
+  const double tiles = options.horizon == HorizonRule::Tile ? demand.horizon_s / period : 1.0;
+  checkRequestCount(static_cast<double>(n) * tiles, options);  // also keeps `copies` an int
+  const int copies = std::max(1, static_cast<int>(std::ceil(tiles)));
   const double startHour =
       options.spread.start_utc_hour >= 0 ? options.spread.start_utc_hour : trace.startHourUtc();
   const std::vector<double> cum =
@@ -198,6 +210,7 @@ Demand syntheticDemand(const World& world, const DemandOptions& options,
   const std::vector<double> weights = slotWeights(world, options, startHour);
   const double weightSum = std::accumulate(weights.begin(), weights.end(), 0.0);
   // Rate per unit of weight, so the horizon's expected total is mean_rate * horizon.
+  checkRequestCount(synthetic.mean_rate_per_s * demand.horizon_s, options);
   const double perWeight = synthetic.mean_rate_per_s * slots / weightSum;
   auto tokens = [](SplitMix64& rng, const LogNormal& d, int max) {
     const double x = std::exp(d.mu + d.sigma * rng.normal());
