@@ -5,13 +5,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-60}"
 DOPPLER_FUZZ_DEPS=1 scripts/install-deps.sh
-scripts/build.sh fuzz fuzz_graph_json fuzz_doppler_text fuzz_device_set fuzz_assignment
+scripts/build.sh fuzz fuzz_graph_json fuzz_doppler_text fuzz_device_set fuzz_assignment \
+  fuzz_fleet_ot fuzz_fleet_world
 out=build/fuzz/work
 mkdir -p "$out" build/fuzz/findings
 # Seed corpora: the repository's own text graphs (tests/data, malformed ones included), the paper
 # graphs when the data folder has them ($DOPPLER_DATA_DIR, else ../shared/data), and the formats'
-# own examples.
-for target in graph_json doppler_text device_set assignment; do
+# own examples; for the fleet, the shipped topologies and the first lines of the shipped traces
+# (fuzz_fleet_world reads a topology when the first byte is even, a trace when it is odd: "0" and
+# "1" prefix the seeds) and small transport problems.
+targets="graph_json doppler_text device_set assignment fleet_ot fleet_world"
+for target in $targets; do
   mkdir -p "$out/corpus_$target"
 done
 cp tests/data/*.txt "$out/corpus_doppler_text/"
@@ -30,8 +34,18 @@ echo '{"format":"dataflow-graph/1","nodes":[{"id":"a","flops":2e12,"compute_us":
   >"$out/corpus_graph_json/seed.json"
 echo '{"format":"device-set/1","devices":[{"name":"g","tflops":9.3,"memory_gb":16},{"tflops":1}],"links":{"bandwidth_gbps":[[0,1],[1,0]],"latency_us":5}}' \
   >"$out/corpus_device_set/seed.json"
+for f in resources/data/topologies/*; do
+  { printf '0'; cat "$f"; } >"$out/corpus_fleet_world/topology_$(basename "$f")"
+done
+for f in resources/data/traces/*.csv; do
+  { printf '1'; head -n 40 "$f"; } >"$out/corpus_fleet_world/trace_$(basename "$f")"
+done
+echo '{"a": [0.2, 0.5, 0.3], "b": [0.3, 0.3, 0.4], "cost": [[0, 1, 2], [1, 0, 1], [2, 1, 0]]}' \
+  >"$out/corpus_fleet_ot/seed1.json"
+echo '{"a": [1, 2], "b": [2.5, 1, 0.5], "cost": [[0.5, 3, 1e3], [0, 2, 7]]}' >"$out/corpus_fleet_ot/seed2.json"
+echo '{"a": [1], "b": [4, 0], "cost": [[1, 0]], "note": "unbalanced"}' >"$out/corpus_fleet_ot/seed3.json"
 status=0
-for target in graph_json doppler_text device_set assignment; do
+for target in $targets; do
   echo "== fuzz_$target for ${secs}s"
   log="$out/fuzz_$target.log"
   if ! build/fuzz/tests/fuzz/fuzz_$target -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
