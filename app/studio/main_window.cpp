@@ -29,6 +29,7 @@
 #include "views/models/node_table_model.h"
 #include "views/models/schedule_model.h"
 #include "views/timeline/timeline_view.h"
+#include "views/training/training_dashboard.h"
 #include "views/tuner/settings_history_chart.h"
 #include "views/tuner/tuner_widget.h"
 
@@ -293,6 +294,7 @@ void MainWindow::setDarkTheme(bool dark) {
     darkAction_->setChecked(dark);
   }
   history_->applyTheme();
+  if (dashboard_) dashboard_->applyTheme();
   if (const SnapshotPtr s = document_->snapshot()) {
     graphView_->setSnapshot(s);
     timelineView_->setSnapshot(s);

@@ -30,6 +30,8 @@ class ScheduleModel;
 class DeviceSummaryModel;
 class ImageSource;
 class StepperWidget;
+class TrainingDashboard;
+struct TrainingReferences;
 class RunsPanel;
 class RunCompareView;
 }  // namespace doppler::views
@@ -44,6 +46,7 @@ class ErrorBanner;
 class StudioToolbar;
 class PresentationMode;
 class StepperSession;
+class TrainingController;
 struct StepperSource;
 class RunsController;
 
@@ -81,6 +84,12 @@ class MainWindow : public QMainWindow {
   bool startStepper(StepperSource source);
   bool startStepperFromRun(int64_t run);
   void startStepperFromPolicy(const QString& path);
+  // The training dashboard (main_window_training.cpp).
+  TrainingController* trainingController() const { return training_; }
+  views::TrainingDashboard* trainingDashboard() const { return dashboard_; }
+  QDockWidget* trainingDock() const { return trainingDock_; }
+  void showTraining();
+  void startTraining();
   // The runs (main_window_runs.cpp): the current session file -- the default one, or
   // DOPPLER_STUDIO_DB -- which the Runs dock shows live; New / Open / Save As (false with the
   // reason in the banner, the current session kept open); a comparison of stored runs.
@@ -144,6 +153,12 @@ class MainWindow : public QMainWindow {
   void rememberSession();
   void markMovedNodes(const QStringList& ids);
   std::vector<int64_t> recordSampleRuns();  // for the grabs
+  // main_window_training.cpp: the training dashboard's dock.
+  void buildTraining();
+  views::TrainingReferences trainingReferences() const;
+  QString runCheckpoint(int64_t run) const;
+  void refreshTrainingSources();
+  void showBestTrainingPlacement(bool atTheEnd);
   // main_window.cpp: wiring.
   void connectParts();
   void requestLayout();
@@ -190,6 +205,9 @@ class MainWindow : public QMainWindow {
   StepperSession* stepper_ = nullptr;
   views::StepperWidget* stepperWidget_ = nullptr;
   bool criticalPathBeforeStepper_ = false;
+  TrainingController* training_ = nullptr;
+  views::TrainingDashboard* dashboard_ = nullptr;
+  QDockWidget* trainingDock_ = nullptr;
   RunsController* runs_ = nullptr;
   views::RunsPanel* runsPanel_ = nullptr;
   views::RunCompareView* runCompare_ = nullptr;

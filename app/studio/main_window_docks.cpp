@@ -122,9 +122,10 @@ void MainWindow::buildDocks() {
 
   buildStepper();
   buildRuns();
+  buildTraining();
   presentation_->setCompanion(stepperDock_);
   for (QDockWidget* d : {tunerDock_, historyDock_, detailsDock_, devicesDock_, stepperDock_,
-                         nodesDock_, eventsDock_})
+                         trainingDock_, nodesDock_, eventsDock_})
     viewMenu_->addAction(d->toggleViewAction());
   viewMenu_->addSeparator();
   viewMenu_->addAction(tr("Reset Layout"), this, [this] {

@@ -19,7 +19,6 @@
 #include "core/train/torch_module.h"
 #include "sessions/queries.h"
 #include "sessions/run_store.h"
-#include "sessions/user_paths.h"
 #include "views/common/shortcuts.h"
 #include "views/graph/graph_view.h"
 #include "views/stepper/stepper_widget.h"
@@ -28,19 +27,6 @@
 namespace doppler::studio {
 
 using namespace doppler::views;
-
-namespace {
-
-// The run store the studio saves branches to and lists stored runs from: the CLI's default
-// session unless DOPPLER_STUDIO_DB names another (tests, grabs).
-std::string studioStorePath() {
-  const QByteArray env = qgetenv("DOPPLER_STUDIO_DB");
-  if (!env.isEmpty()) return env.toStdString();
-  sessions::ensureDataDirectory();
-  return sessions::defaultSessionPath();
-}
-
-}  // namespace
 
 void MainWindow::buildStepper() {
   stepper_ = new StepperSession(this);
@@ -192,7 +178,7 @@ void MainWindow::fillStoredRunsMenu(QMenu* menu) {
   const SnapshotPtr s = document_->snapshot();
   try {
     if (!s) throw std::runtime_error("no graph is open");
-    sessions::RunStore store(studioStorePath());
+    sessions::RunStore store(sessionPath().toStdString());
     sessions::RunFilter filter;
     filter.graph_id = store.putGraph(*s->graph);
     filter.limit = 20;
@@ -220,7 +206,7 @@ bool MainWindow::startStepperFromRun(int64_t run) {
   // A training run steps through its policy: the newest checkpoint that is still a file (or a
   // blob in the store, written out for LibTorch to read).
   try {
-    sessions::RunStore store(studioStorePath());
+    sessions::RunStore store(sessionPath().toStdString());
     const sessions::RunInfo info = sessions::getRun(store, run);
     if (info.kind == "train") {
       const auto checkpoints = sessions::listCheckpoints(store, run);
@@ -255,7 +241,7 @@ bool MainWindow::startStepperFromRun(int64_t run) {
   source.settings = document_->settings();
   source.run_id = run;
   try {
-    sessions::RunStore store(studioStorePath());
+    sessions::RunStore store(sessionPath().toStdString());
     const sessions::PlacementRecord p = sessions::loadPlacement(store, run);
     const sessions::RunInfo info = sessions::getRun(store, run);
     for (const sessions::Decision& d : p.decisions) source.order.push_back(d.node);
@@ -303,7 +289,7 @@ void MainWindow::startStepperFromPolicy(const QString& path) {
 
 void MainWindow::saveStepperBranch() {
   try {
-    sessions::RunStore store(studioStorePath());
+    sessions::RunStore store(sessionPath().toStdString());
     const int64_t run = stepper_->saveBranch(store);
     statusBar()->showMessage(
         tr("Branch saved as run %1 in %2").arg(run).arg(QString::fromStdString(store.path())),

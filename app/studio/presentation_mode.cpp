@@ -16,6 +16,7 @@ void PresentationMode::enter(QWidget* first) {
   if (active_) return;
   active_ = true;
   state_ = window_->saveState();
+  geometry_ = window_->saveGeometry();
   wasMaximized_ = window_->isMaximized();
   font_ = QApplication::font();
   presented_ = first == timeline_ ? timeline_ : graph_;
@@ -52,10 +53,14 @@ void PresentationMode::leave() {
   graph_->show();
   timeline_->show();
   window_->restoreState(state_);
-  if (wasMaximized_)
+  if (wasMaximized_) {
     window_->showMaximized();
-  else
+  } else {
     window_->showNormal();
+    // Full screen resized the window; the size before it comes back too (a companion dock's
+    // width would otherwise leave it where the screen's shape put it).
+    window_->restoreGeometry(geometry_);
+  }
   Q_EMIT activeChanged(false);
 }
 

@@ -36,7 +36,7 @@ class PresentationMode : public QObject {
   QWidget* graph_;
   QWidget* timeline_;
   bool active_ = false;
-  QByteArray state_;
+  QByteArray state_, geometry_;
   QFont font_;
   bool wasMaximized_ = false;
   QPointer<QWidget> presented_;

@@ -17,6 +17,7 @@
 #include "app/studio/stepper_session.h"
 #include "app/studio/studio_document.h"
 #include "core/sim/critical_path.h"
+#include "core/train/torch_module.h"
 #include "views/common/image_export.h"
 #include "views/common/selection_state.h"
 #include "views/graph/graph_scene.h"
@@ -24,6 +25,7 @@
 #include "views/runs/run_compare_view.h"
 #include "views/runs/runs_panel.h"
 #include "views/timeline/timeline_view.h"
+#include "views/training/training_dashboard.h"
 #include "views/tuner/settings_history_chart.h"
 #include "views/tuner/tuner_widget.h"
 
@@ -165,6 +167,20 @@ QStringList MainWindow::grabAll(const QString& dir) {
     settle();
   }
   stepperDock_->hide();
+
+  // Training from the dashboard: a short imitation run (where LibTorch is built in), its charts
+  // live and then finished; its best placement in the stepper.
+  if (train::torchModuleBuiltIn()) {
+    showTraining();
+    dashboard_->setStage(train::Stage::Imitation);
+    dashboard_->setValues({{"episodes", "60"}, {"eval-every", "5"}});
+    startTraining();
+    jobs_->waitIdle(600000);
+    settle();
+    save(trainingDock_, QStringLiteral("training.png"));
+    save(this, QStringLiteral("window-training.png"));
+    trainingDock_->hide();
+  }
 
   // The runs dock and a comparison, on a temporary session (the user's stays untouched): the
   // graph placed by a heuristic and two seeded searches, the searches compared with it.

@@ -307,4 +307,44 @@ long defaultEpisodes(Stage stage, const DataflowGraph& g) {
   return (episodes + 500) / 1000 * 1000;  // a round number, as a user would type it
 }
 
+TrainConfig trainConfigFor(Stage stage, const DataflowGraph& g, const ParamValues& values) {
+  const Params p(trainParamSpecs(stage), values);  // names, types and ranges
+  auto given = [&](const char* name) { return values.count(name) > 0; };
+  TrainConfig c = TrainConfig::defaults(stage);
+  c.episodes = given("episodes") ? p.integer("episodes") : defaultEpisodes(stage, g);
+  auto schedule = [&](const char* base, const char* last, double& from, double& to) {
+    if (given(base)) from = to = p.number(base);
+    if (given(last)) to = p.number(last);
+  };
+  schedule("lr", "lr-final", c.lr, c.lr_final);
+  schedule("epsilon", "epsilon-final", c.epsilon, c.epsilon_final);
+  schedule("entropy", "entropy-final", c.entropy, c.entropy_final);
+  schedule("teacher-mix", "teacher-mix-final", c.teacher_mix, c.teacher_mix_final);
+  schedule("guide-deviate", "guide-deviate-final", c.guide_deviate, c.guide_deviate_final);
+  if (given("clip-grad")) c.clip_grad_norm = p.number("clip-grad");
+  if (given("baseline-decay")) c.baseline_decay = p.number("baseline-decay");
+  if (given("eval-every")) c.eval_every = p.integer("eval-every");
+  if (given("imitate-best")) c.imitate_best = p.number("imitate-best");
+  if (given("guided")) c.guided = p.number("guided");
+  if (given("distill")) c.distill_updates = p.integer("distill");
+  if (given("distill-lr")) c.distill_lr = p.number("distill-lr");
+  if (given("baseline"))
+    c.baseline = p.choice("baseline") == "batch" ? TrainConfig::Baseline::Batch
+                                                 : TrainConfig::Baseline::RunningMean;
+  if (given("rollouts")) c.rollouts = static_cast<int>(p.integer("rollouts"));
+  if (given("explore")) c.explore = policy::parseDecisionMode(p.choice("explore"));
+  auto component = [&](const char* name) {
+    return p.choice(name) == "heuristic" ? Component::Heuristic : Component::Learned;
+  };
+  if (given("sel")) c.sel = component("sel");
+  if (given("plc")) c.plc = component("plc");
+  if (given("cost-model")) c.sim.model = parseCostModel(p.choice("cost-model"));
+  if (given("seed")) c.seed = static_cast<uint64_t>(p.integer("seed"));
+  if (given("threads")) c.threads = static_cast<int>(p.integer("threads"));
+  if (given("checkpoint-every")) c.checkpoint_every = p.integer("checkpoint-every");
+  c.graph_name = g.name;
+  c.validate();
+  return c;
+}
+
 }  // namespace doppler::train

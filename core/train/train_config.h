@@ -90,6 +90,13 @@ const ParamSpec& trainParamSpec(const std::string& name);
 // LLaMA block and layer (depth 49 and 63): 12,000 up to depth 16, 32,000 from depth 40, linear
 // between. Stage I keeps its fixed default.
 long defaultEpisodes(Stage stage, const DataflowGraph& g);
+
+// The configuration of a run on `g` with these parameters (names as trainParamSpecs gives them,
+// values as text) and the stage's defaults for the rest, as `doppler train` builds it from its
+// options: a base value alone holds for the whole run ("lr" sets lr and lr-final), a *-final
+// value ends its schedule, and without "episodes" the budget follows the graph. InputError names
+// a bad parameter. The studio's training dashboard starts runs from this.
+TrainConfig trainConfigFor(Stage stage, const DataflowGraph& g, const ParamValues& values);
 int graphDepth(const DataflowGraph& g);  // nodes on the longest path
 
 }  // namespace doppler::train

@@ -289,6 +289,10 @@ class StepperTest : public QObject {
 int main(int argc, char** argv) {
   QTemporaryDir config;
   qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
+#ifdef DOPPLER_TORCH_MODULE_PATH
+  if (qEnvironmentVariableIsEmpty("DOPPLER_TORCH_MODULE"))
+    qputenv("DOPPLER_TORCH_MODULE", DOPPLER_TORCH_MODULE_PATH);
+#endif
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("Doppler-tests"));
   StepperTest t;

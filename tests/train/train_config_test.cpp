@@ -130,3 +130,34 @@ TEST(TrainConfig, ThePaperGraphsGetTheBudgetsTheExperimentsNeeded) {
 
 }  // namespace
 }  // namespace doppler::train
+
+namespace doppler::train {
+namespace {
+
+TEST(TrainConfig, ParametersByNameBuildWhatTheCommandLineBuilds) {
+  const DataflowGraph g = generateGraph("chainmm");
+  const TrainConfig plain = trainConfigFor(Stage::Simulation, g, {});
+  EXPECT_EQ(plain.episodes, defaultEpisodes(Stage::Simulation, g));
+  EXPECT_EQ(plain.toJson()["lr"], TrainConfig::defaults(Stage::Simulation).toJson()["lr"]);
+  // A base value alone holds for the whole run; a final value ends its schedule.
+  const TrainConfig lr = trainConfigFor(Stage::Simulation, g, {{"lr", "0.01"}});
+  EXPECT_DOUBLE_EQ(lr.lr, 0.01);
+  EXPECT_DOUBLE_EQ(lr.lr_final, 0.01);
+  const TrainConfig sched =
+      trainConfigFor(Stage::Simulation, g, {{"lr", "0.01"}, {"lr-final", "0.001"}});
+  EXPECT_DOUBLE_EQ(sched.lr_final, 0.001);
+  const TrainConfig other = trainConfigFor(
+      Stage::Imitation, g,
+      {{"episodes", "7"}, {"sel", "heuristic"}, {"baseline", "batch"}, {"seed", "9"}});
+  EXPECT_EQ(other.episodes, 7);
+  EXPECT_EQ(other.sel, policy::Component::Heuristic);
+  EXPECT_EQ(other.baseline, TrainConfig::Baseline::Batch);
+  EXPECT_EQ(other.seed, 9u);
+  EXPECT_EQ(other.graph_name, g.name);
+  EXPECT_THROW(trainConfigFor(Stage::Simulation, g, {{"lr", "-1"}}), InputError);
+  EXPECT_THROW(trainConfigFor(Stage::Simulation, g, {{"nope", "1"}}), InputError);
+  EXPECT_THROW(trainConfigFor(Stage::Simulation, g, {{"explore", "wander"}}), InputError);
+}
+
+}  // namespace
+}  // namespace doppler::train

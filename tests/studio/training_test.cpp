@@ -1,0 +1,153 @@
+// Training from the studio (offscreen, real LibTorch training on the job runner, a real session
+// file): a run started from the dashboard reports progress and finishes, recorded as `doppler
+// train` records one; cancelled midway it ends `cancelled` with its rows kept; paused it waits;
+// its best placement opens in the decision stepper.
+#include <QDockWidget>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "app/studio/job_runner.h"
+#include "app/studio/main_window.h"
+#include "app/studio/stepper_session.h"
+#include "app/studio/studio_document.h"
+#include "app/studio/training_controller.h"
+#include "core/train/torch_module.h"
+#include "sessions/queries.h"
+#include "sessions/run_store.h"
+#include "views/training/training_dashboard.h"
+
+using namespace doppler;
+using namespace doppler::studio;
+using namespace doppler::views;
+
+class TrainingTest : public QObject {
+  Q_OBJECT
+ private:
+  MainWindow* w_ = nullptr;
+  QTemporaryDir dir_;
+
+  QString db() const { return dir_.filePath("runs.sqlite"); }
+
+ private Q_SLOTS:
+  void initTestCase() {
+    if (!train::torchModuleBuiltIn()) QSKIP("built without LibTorch (DOPPLER_TORCH=OFF)");
+  }
+  void init() {
+    qputenv("DOPPLER_STUDIO_DB", db().toLocal8Bit());
+    StudioOptions options;
+    options.fresh = true;
+    w_ = new MainWindow(options);
+    w_->resize(1500, 950);
+    w_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w_));
+    QVERIFY(w_->waitSettled(60000));
+    w_->showTraining();
+    QVERIFY(w_->trainingDock()->isVisible());
+  }
+  void cleanup() {
+    if (w_ && w_->trainingController()->running()) {
+      w_->trainingController()->cancel();
+      w_->jobs()->waitIdle(120000);
+    }
+    delete w_;
+    w_ = nullptr;
+  }
+
+  void aRunFromTheDashboardReportsFinishesAndIsRecorded() {
+    TrainingDashboard* d = w_->trainingDashboard();
+    d->setStage(train::Stage::Imitation);
+    d->setValues({{"episodes", "6"}, {"eval-every", "3"}});
+    TrainingController* c = w_->trainingController();
+    QSignalSpy progress(c, &TrainingController::progressed);
+    QSignalSpy finished(c, &TrainingController::finished);
+    QSignalSpy failed(c, &TrainingController::failed);
+    Q_EMIT d->startRequested();
+    QVERIFY2(c->running(), qPrintable(d->statusText()));
+    QVERIFY2(finished.wait(180000),
+             qPrintable(failed.isEmpty() ? d->statusText() : failed.first().at(0).toString()));
+    QCOMPARE(finished.first().at(0).toBool(), false);  // not cancelled
+    QVERIFY(progress.count() >= 6);
+    QCOMPARE(d->state(), TrainingState::Finished);
+    QVERIFY(c->runId().has_value());
+    QVERIFY(QFileInfo::exists(c->checkpoint()));
+    // Recorded as the CLI records a training run.
+    sessions::RunStore store(db().toStdString());
+    const sessions::RunInfo run = sessions::getRun(store, *c->runId());
+    QCOMPARE(run.kind, std::string("train"));
+    QCOMPARE(run.method, std::string("doppler"));
+    QCOMPARE(run.status, sessions::RunStatus::Finished);
+    for (const char* key :
+         {"graph_file", "scale", "devices", "stage", "from", "out", "train_config", "architecture"})
+      QVERIFY2(run.params.contains(key), key);
+    QCOMPARE(run.params["train_config"]["episodes"].get<long>(), 6L);
+    QVERIFY(run.figures.count("makespan_us"));
+    QVERIFY(!sessions::loadSeries(store, run.id, "makespan_us").steps.empty());
+    QCOMPARE(sessions::listCheckpoints(store, run.id).size(), size_t(1));
+    // Its best episode opens in the stepper, at the end.
+    QVERIFY(!c->bestAssignment().empty());
+    Q_EMIT d->showBestRequested();
+    QVERIFY(w_->stepper()->active());
+    QCOMPARE(w_->stepper()->branch().assignment, c->bestAssignment());
+    QCOMPARE(w_->stepper()->step(), w_->stepper()->steps());
+  }
+
+  void aCancelledRunKeepsItsRows() {
+    TrainingDashboard* d = w_->trainingDashboard();
+    d->setStage(train::Stage::Imitation);
+    d->setValues({{"episodes", "100000"}});
+    TrainingController* c = w_->trainingController();
+    QSignalSpy progress(c, &TrainingController::progressed);
+    QSignalSpy finished(c, &TrainingController::finished);
+    Q_EMIT d->startRequested();
+    QVERIFY(progress.wait(180000));
+    // Paused, it holds; resumed, it goes on.
+    Q_EMIT d->pauseRequested(true);
+    QVERIFY(c->paused());
+    QCOMPARE(d->state(), TrainingState::Paused);
+    Q_EMIT d->pauseRequested(false);
+    QVERIFY(!c->paused());
+    Q_EMIT d->cancelRequested();
+    QVERIFY(finished.wait(180000));
+    QCOMPARE(finished.first().at(0).toBool(), true);
+    QCOMPARE(d->state(), TrainingState::Cancelled);
+    sessions::RunStore store(db().toStdString());
+    const sessions::RunInfo run = sessions::getRun(store, *c->runId());
+    QCOMPARE(run.status, sessions::RunStatus::Cancelled);
+    const auto rows = sessions::loadSeries(store, run.id, "makespan_us").steps.size();
+    QVERIFY(rows >= 1);
+    QVERIFY(rows < 100000);
+    QVERIFY(QFileInfo::exists(c->checkpoint()));
+  }
+
+  void aBadSettingIsRefusedBeforeAnythingStarts() {
+    TrainingDashboard* d = w_->trainingDashboard();
+    d->setStage(train::Stage::Simulation);
+    QString error;
+    TrainingLaunch launch;
+    const SnapshotPtr s = w_->document()->snapshot();
+    launch.inputs = PlacementInputs{s->graph, s->devices, s->costs, s->devices_spec};
+    launch.stage = train::Stage::Simulation;
+    launch.values = {{"lr", "-3"}};
+    launch.sessionPath = db();
+    launch.checkpointFolder = dir_.filePath("ckpt");
+    QVERIFY(!w_->trainingController()->start(launch, &error));
+    QVERIFY2(error.contains("lr"), qPrintable(error));
+    QVERIFY(!w_->trainingController()->running());
+  }
+};
+
+int main(int argc, char** argv) {
+  QTemporaryDir config;
+  qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
+#ifdef DOPPLER_TORCH_MODULE_PATH
+  if (qEnvironmentVariableIsEmpty("DOPPLER_TORCH_MODULE"))
+    qputenv("DOPPLER_TORCH_MODULE", DOPPLER_TORCH_MODULE_PATH);
+#endif
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("Doppler-tests"));
+  TrainingTest t;
+  return QTest::qExec(&t, argc, argv);
+}
+
+#include "training_test.moc"
