@@ -217,6 +217,10 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
     c.y = new QValueAxis;
     c.y->setLabelFormat(QString::fromLatin1(format));
     c.y->setTickCount(4);
+    // Qt Charts elides a label to "..." when its width was measured under the previous format;
+    // these are short numbers, always shown whole.
+    c.x->setTruncateLabels(false);
+    c.y->setTruncateLabels(false);
     chart->addAxis(c.x, Qt::AlignBottom);
     chart->addAxis(c.y, Qt::AlignLeft);
     for (auto& [lineName, data] : lines) {
