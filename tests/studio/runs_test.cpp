@@ -12,6 +12,7 @@
 #include "app/studio/runs_controller.h"
 #include "app/studio/studio_document.h"
 #include "core/graph/graph_io.h"
+#include "tests/studio/studio_test_support.h"
 #include "views/runs/run_compare_view.h"
 #include "views/runs/runs_panel.h"
 #include "views/runs/runs_table_model.h"
@@ -67,13 +68,8 @@ class RunsStudioTest : public QObject {
   void init() {
     dir_ = std::make_unique<QTemporaryDir>();
     qputenv("DOPPLER_STUDIO_DB", db().toLocal8Bit());
-    StudioOptions options;
-    options.fresh = true;
-    w_ = new MainWindow(options);
-    w_->resize(1500, 950);
-    w_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(w_));
-    QVERIFY(w_->waitSettled(60000));
+    w_ = doppler::qtest::openSettledWindow();
+    QVERIFY(w_);
     w_->showRuns();
     QCOMPARE(w_->sessionPath(), QFileInfo(db()).absoluteFilePath());
     QVERIFY(w_->windowTitle().contains(QStringLiteral("runs.sqlite")));
@@ -204,5 +200,5 @@ class RunsStudioTest : public QObject {
   }
 };
 
-QTEST_MAIN(RunsStudioTest)
+DOPPLER_STUDIO_TEST_MAIN(RunsStudioTest)
 #include "runs_test.moc"

@@ -17,6 +17,7 @@
 #include "core/train/torch_module.h"
 #include "sessions/queries.h"
 #include "sessions/run_store.h"
+#include "tests/studio/studio_test_support.h"
 #include "views/graph/graph_view.h"
 #include "views/stepper/stepper_widget.h"
 
@@ -61,13 +62,8 @@ class StepperTest : public QObject {
  private Q_SLOTS:
   void init() {
     qputenv("DOPPLER_STUDIO_DB", dir_.filePath("runs.sqlite").toLocal8Bit());
-    StudioOptions options;
-    options.fresh = true;
-    w_ = new MainWindow(options);
-    w_->resize(1500, 950);
-    w_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(w_));
-    QVERIFY(w_->waitSettled(60000));
+    w_ = doppler::qtest::openSettledWindow();
+    QVERIFY(w_);
     w_->showStepper();
     QVERIFY(w_->stepperDock()->isVisible());
     QVERIFY(session()->active());
@@ -286,17 +282,6 @@ class StepperTest : public QObject {
   }
 };
 
-int main(int argc, char** argv) {
-  QTemporaryDir config;
-  qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
-#ifdef DOPPLER_TORCH_MODULE_PATH
-  if (qEnvironmentVariableIsEmpty("DOPPLER_TORCH_MODULE"))
-    qputenv("DOPPLER_TORCH_MODULE", DOPPLER_TORCH_MODULE_PATH);
-#endif
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("Doppler-tests"));
-  StepperTest t;
-  return QTest::qExec(&t, argc, argv);
-}
+DOPPLER_STUDIO_TEST_MAIN(StepperTest)
 
 #include "stepper_test.moc"

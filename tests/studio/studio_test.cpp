@@ -23,6 +23,7 @@
 #include "app/studio/studio_document.h"
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
+#include "tests/studio/studio_test_support.h"
 #include "tests/support/mouse.h"
 #include "views/common/selection_state.h"
 #include "views/common/theme.h"
@@ -87,13 +88,8 @@ class StudioTest : public QObject {
 
  private Q_SLOTS:
   void init() {
-    StudioOptions options;
-    options.fresh = true;
-    w_ = new MainWindow(options);
-    w_->resize(1500, 950);
-    w_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(w_));
-    QVERIFY(w_->waitSettled(60000));
+    w_ = doppler::qtest::openSettledWindow();
+    QVERIFY(w_);
   }
   void cleanup() {
     delete w_;

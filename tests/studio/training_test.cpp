@@ -15,6 +15,7 @@
 #include "core/train/torch_module.h"
 #include "sessions/queries.h"
 #include "sessions/run_store.h"
+#include "tests/studio/studio_test_support.h"
 #include "views/training/training_dashboard.h"
 
 using namespace doppler;
@@ -35,13 +36,8 @@ class TrainingTest : public QObject {
   }
   void init() {
     qputenv("DOPPLER_STUDIO_DB", db().toLocal8Bit());
-    StudioOptions options;
-    options.fresh = true;
-    w_ = new MainWindow(options);
-    w_->resize(1500, 950);
-    w_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(w_));
-    QVERIFY(w_->waitSettled(60000));
+    w_ = doppler::qtest::openSettledWindow();
+    QVERIFY(w_);
     w_->showTraining();
     QVERIFY(w_->trainingDock()->isVisible());
   }
@@ -137,17 +133,6 @@ class TrainingTest : public QObject {
   }
 };
 
-int main(int argc, char** argv) {
-  QTemporaryDir config;
-  qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
-#ifdef DOPPLER_TORCH_MODULE_PATH
-  if (qEnvironmentVariableIsEmpty("DOPPLER_TORCH_MODULE"))
-    qputenv("DOPPLER_TORCH_MODULE", DOPPLER_TORCH_MODULE_PATH);
-#endif
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("Doppler-tests"));
-  TrainingTest t;
-  return QTest::qExec(&t, argc, argv);
-}
+DOPPLER_STUDIO_TEST_MAIN(TrainingTest)
 
 #include "training_test.moc"
