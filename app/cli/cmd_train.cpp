@@ -166,6 +166,7 @@ void runTrain(const TrainArgs& args) {
   if (rec.enabled()) {
     metrics->flush();
     train::finishTrainRun(rec.store(), rec.id(), g, d, cfg, result, args.out);
+    rec.markEnded();
   }
 
   if (args.json) {

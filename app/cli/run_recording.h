@@ -97,6 +97,9 @@ class RunRecording {
   void fail(const std::string& why) { failure_ = why; }
   // Marks the run finished (through save()).
   void finish();
+  // The caller ended the run itself through store() (finished or cancelled): the destructor
+  // must not mark it failed.
+  void markEnded() { finished_ = true; }
 
   // Why recording was asked for but the run is not (fully) recorded; empty otherwise.
   const std::string& lost() const { return lost_; }
