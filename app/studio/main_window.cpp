@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include "app/studio/error_banner.h"
+#include "app/studio/first_start.h"
 #include "app/studio/help_overlay.h"
 #include "app/studio/job_runner.h"
 #include "app/studio/layout_job.h"
@@ -72,6 +73,12 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
   nodeProxy_ = new QSortFilterProxyModel(this);
   nodeProxy_->setSourceModel(nodeModel_);
 
+  // Before the Runs dock opens the default session: on first start it opens the demo's copy.
+  QString firstStartError;
+  // Grabs and tests (fresh) leave the user's data alone.
+  firstStart_ = !options_.fresh && installDemoSession(&firstStartError);
+  if (firstStart_ && options_.file.isEmpty()) options_.demo = true;  // the graph the runs are of
+
   buildActions();
   toolbar_ = new StudioToolbar(recentMenu_, this);
   addToolBar(toolbar_);
@@ -80,6 +87,8 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
   setAcceptDrops(true);
   resize(1500, 950);
   restoreSession();
+  if (!firstStartError.isEmpty()) showError(firstStartError);
+  if (firstStart_) showFirstStart();
 }
 
 MainWindow::~MainWindow() = default;

@@ -103,6 +103,13 @@ class MainWindow : public QMainWindow {
   bool saveSessionAs(const QString& path);
   void showRuns();
   void compareRuns(const QList<qint64>& ids);
+  // The first start (main_window_first_start.cpp): true when this window copied the demo session
+  // to the user's default session. showFirstStart() arranges the docks over the open session: the
+  // runs, its training run's curves, its heuristics compared in the Comparison dock.
+  bool firstStart() const { return firstStart_; }
+  bool showFirstStart();
+  QDockWidget* comparisonDock() const { return comparisonDock_; }
+  views::RunCompareView* dockedComparison() const { return dockedComparison_; }
   HelpOverlay* helpOverlay() const { return help_; }
   QString makespanReadout() const;
 
@@ -212,6 +219,9 @@ class MainWindow : public QMainWindow {
   views::RunsPanel* runsPanel_ = nullptr;
   views::RunCompareView* runCompare_ = nullptr;
   QDockWidget* runsDock_ = nullptr;
+  bool firstStart_ = false;
+  QDockWidget* comparisonDock_ = nullptr;
+  views::RunCompareView* dockedComparison_ = nullptr;
   QMenu* recentSessionsMenu_ = nullptr;
   HelpOverlay* help_ = nullptr;
   QAction* darkAction_ = nullptr;

@@ -11,6 +11,7 @@
 #include <QUndoStack>
 #include <algorithm>
 
+#include "app/studio/first_start.h"
 #include "app/studio/help_overlay.h"
 #include "app/studio/job_runner.h"
 #include "app/studio/main_window.h"
@@ -54,6 +55,24 @@ QStringList MainWindow::grabAll(const QString& dir) {
   save(timelineView_, QStringLiteral("timeline.png"));
   save(tunerDock_, QStringLiteral("tuner.png"));
   historyDock_->raise();
+
+  // What a new user sees first (first_start.h), on a copy of the shipped demo session (the
+  // user's session stays untouched); then the window as it was, for the grabs below.
+  if (const QString demo = shippedDemoSession(); !demo.isEmpty()) {
+    QTemporaryDir sessionDir;
+    const QString copy = sessionDir.filePath(QStringLiteral("demo-session.sqlite"));
+    const QString previous = sessionPath();
+    const QByteArray state = saveState();
+    if (QFile::copy(demo, copy) && openSession(copy) && showFirstStart()) {
+      save(this, QStringLiteral("first-start.png"));
+      comparisonDock_->hide();
+      setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+      restoreState(state);
+      graphView_->graphScene()->setMarked({});
+      if (!previous.isEmpty()) openSession(previous);
+      settle();
+    }
+  }
 
   // A selection in the middle of the critical path, a hovered neighbour and a dragged range.
   if (const views::SnapshotPtr s = document_->snapshot()) {

@@ -1,0 +1,148 @@
+// studio.first_start: the demo session made at build time holds what it should, a new user's
+// first start copies it to the default session and shows its runs, its training curve and its
+// heuristics compared, and nothing is copied over a session the user already has or when
+// DOPPLER_STUDIO_DB names one.
+#include "app/studio/first_start.h"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "app/studio/main_window.h"
+#include "app/studio/runs_controller.h"
+#include "sessions/queries.h"
+#include "sessions/run_store.h"
+#include "sessions/user_paths.h"
+#include "tests/studio/studio_test_support.h"
+#include "views/runs/run_compare_view.h"
+#include "views/training/training_charts.h"
+#include "views/training/training_dashboard.h"
+
+using namespace doppler;
+
+namespace {
+
+#ifdef DOPPLER_TEST_TORCH
+constexpr bool kTorch = true;
+#else
+constexpr bool kTorch = false;
+#endif
+
+int countKind(const std::vector<sessions::RunInfo>& runs, const std::string& kind) {
+  return static_cast<int>(
+      std::count_if(runs.begin(), runs.end(), [&](const auto& r) { return r.kind == kind; }));
+}
+
+std::unique_ptr<studio::MainWindow> openWindow() {
+  studio::StudioOptions options;  // not fresh: a first start is a real start
+  auto w = std::make_unique<studio::MainWindow>(options);
+  w->resize(1600, 1000);
+  w->show();
+  return w;
+}
+
+}  // namespace
+
+class FirstStartTest : public QObject {
+  Q_OBJECT
+ private:
+  QTemporaryDir data_;
+
+ private Q_SLOTS:
+  void initTestCase() {
+    QVERIFY(data_.isValid());
+    qputenv("XDG_DATA_HOME", data_.path().toLocal8Bit());
+    qunsetenv("DOPPLER_STUDIO_DB");
+  }
+
+  void theBuildTimeSessionHoldsThreeHeuristicsAndATraining() {
+    const QString demo = studio::shippedDemoSession();
+    QVERIFY2(!demo.isEmpty(), "no demo session in the build tree");
+    sessions::OpenOptions readOnly;
+    readOnly.mode = sessions::OpenMode::ReadOnly;
+    sessions::RunStore store(demo.toStdString(), readOnly);
+    const std::vector<sessions::RunInfo> runs = sessions::listRuns(store);
+    std::vector<std::string> methods;
+    for (const sessions::RunInfo& run : runs) {
+      QCOMPARE(run.status, sessions::RunStatus::Finished);
+      QCOMPARE(run.graph_name, std::string("llama-block"));
+      QCOMPARE(run.device_count, 4);
+      if (run.kind == "place") methods.push_back(run.method);
+    }
+    QCOMPARE(methods, (std::vector<std::string>{"critical-path", "heft", "etf"}));
+    QCOMPARE(countKind(runs, "train"), kTorch ? 1 : 0);
+    for (const sessions::RunInfo& run : runs) {
+      if (run.kind != "train") continue;
+      QCOMPARE(run.params.value("stage", ""), std::string("sim"));
+      QVERIFY(sessions::loadSeries(store, run.id, "makespan_us").steps.size() >= 10);
+      QVERIFY(!sessions::loadSeries(store, run.id, "greedy_makespan_us").steps.empty());
+      const auto checkpoints = sessions::listCheckpoints(store, run.id);
+      QCOMPARE(checkpoints.size(), size_t(1));
+      QCOMPARE(QFileInfo(QString::fromStdString(checkpoints[0].path)).absoluteFilePath(),
+               QFileInfo(demo).absoluteDir().filePath(QStringLiteral("demo-policy.pt")));
+    }
+  }
+
+  void aFirstStartCopiesTheDemoAndShowsItsRuns() {
+    const QString target = QString::fromStdString(sessions::defaultSessionPath());
+    QVERIFY(!QFileInfo::exists(target));
+    auto w = openWindow();
+    QVERIFY(w->firstStart());
+    QVERIFY(QFileInfo::exists(target));
+    QCOMPARE(QFileInfo(w->sessionPath()).absoluteFilePath(), QFileInfo(target).absoluteFilePath());
+
+    const auto& runs = w->runsController()->runs();
+    QCOMPARE(countKind(runs, "place"), 3);
+    QCOMPARE(countKind(runs, "train"), kTorch ? 1 : 0);
+    QVERIFY(w->runsDock()->isVisible());
+
+    QVERIFY(w->comparisonDock()->isVisible());
+    QCOMPARE(w->dockedComparison()->comparison().runs.size(), size_t(3));
+    QCOMPARE(w->dockedComparison()->comparison().runs.front().method, std::string("critical-path"));
+
+    if (kTorch) {
+      QVERIFY(w->trainingDock()->isVisible());
+      QCOMPARE(w->trainingDashboard()->state(), views::TrainingState::Finished);
+      sessions::RunStore store(target.toStdString());
+      const sessions::RunInfo& trained =
+          *std::find_if(runs.begin(), runs.end(), [](const auto& r) { return r.kind == "train"; });
+      // One report per stored makespan point: the curve drawn is the stored one.
+      QCOMPARE(w->trainingDashboard()->charts()->reportCount(),
+               long(sessions::loadSeries(store, trained.id, "makespan_us").steps.size()));
+      // The copied checkpoint is the run's latest, so it resolves wherever the build tree goes.
+      const auto checkpoints = sessions::listCheckpoints(store, trained.id);
+      QVERIFY(!checkpoints.empty());
+      QCOMPARE(QString::fromStdString(checkpoints.back().path),
+               QFileInfo(target).absoluteDir().filePath(QStringLiteral("demo-policy.pt")));
+      QVERIFY(QFileInfo::exists(QString::fromStdString(checkpoints.back().path)));
+    }
+  }
+
+  void aSecondStartKeepsTheUsersSession() {
+    const std::string target = sessions::defaultSessionPath();
+    {
+      sessions::RunStore store(target);
+      store.deleteRun(sessions::listRuns(store).front().id);  // the user's own change
+    }
+    auto w = openWindow();
+    QVERIFY(!w->firstStart());
+    QCOMPARE(countKind(w->runsController()->runs(), "place"), 2);
+  }
+
+  void aNamedSessionIsNeverReplacedByTheDemo() {
+    QTemporaryDir other;
+    qputenv("XDG_DATA_HOME", other.path().toLocal8Bit());
+    qputenv("DOPPLER_STUDIO_DB", other.filePath(QStringLiteral("mine.sqlite")).toLocal8Bit());
+    QString error;
+    QVERIFY(!studio::installDemoSession(&error));
+    QVERIFY(error.isEmpty());
+    QVERIFY(!QFileInfo::exists(QString::fromStdString(sessions::defaultSessionPath())));
+    qunsetenv("DOPPLER_STUDIO_DB");
+    qputenv("XDG_DATA_HOME", data_.path().toLocal8Bit());
+  }
+};
+
+DOPPLER_STUDIO_TEST_MAIN(FirstStartTest)
+#include "first_start_test.moc"
