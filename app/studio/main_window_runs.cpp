@@ -9,6 +9,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QStatusBar>
+#include <map>
 
 #include "app/studio/main_window.h"
 #include "app/studio/runs_controller.h"
@@ -216,13 +217,27 @@ void MainWindow::compareRuns(const QList<qint64>& ids) {
 }
 
 void MainWindow::markMovedNodes(const QStringList& ids) {
-  // Only nodes of the graph that is open: the runs may be of another graph.
+  // Only nodes of the graph that is open: the runs may be of another graph. The first run's
+  // placement against the second's colours them (from -> to); the rest are marked.
   const auto graph = document_->graph();
   std::vector<int> nodes;
+  std::vector<GraphScene::ComparedMove> moves;
+  std::map<std::string, int> index;
   if (graph)
-    for (int v = 0; v < graph->nodeCount(); ++v)
-      if (ids.contains(QString::fromStdString(graph->node(v).id))) nodes.push_back(v);
+    for (int v = 0; v < graph->nodeCount(); ++v) index[graph->node(v).id] = v;
+  // From whichever comparison asked: the compare window, or the first start's docked one.
+  const auto* view = qobject_cast<const RunCompareView*>(sender());
+  const RunComparison& c = (view ? view : runCompare_)->comparison();
+  if (!c.diffs.empty())
+    for (const sessions::MovedNode& m : c.diffs.front().moved)
+      if (const auto it = index.find(m.node_id); it != index.end())
+        moves.push_back({it->second, m.from, m.to});
+  for (const QString& id : ids)
+    if (const auto it = index.find(id.toStdString()); it != index.end())
+      nodes.push_back(it->second);
+  graphView_->graphScene()->setComparedMoves(std::move(moves));
   graphView_->graphScene()->setMarked(nodes);
+  graphView_->viewport()->update();
   if (!nodes.empty())
     statusBar()->showMessage(
         tr("%n moved node(s) marked in the graph", nullptr, static_cast<int>(nodes.size())), 6000);

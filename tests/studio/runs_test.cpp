@@ -13,6 +13,8 @@
 #include "app/studio/studio_document.h"
 #include "core/graph/graph_io.h"
 #include "tests/studio/studio_test_support.h"
+#include "views/graph/graph_scene.h"
+#include "views/graph/graph_view.h"
 #include "views/runs/run_compare_view.h"
 #include "views/runs/runs_panel.h"
 #include "views/runs/runs_table_model.h"
@@ -114,6 +116,16 @@ class RunsStudioTest : public QObject {
     QCOMPARE(w_->runCompareView()->movedNodes(), expected);
     QCOMPARE(w_->runCompareView()->comparison().runs.size(), size_t(2));
     QVERIFY(w_->runCompareView()->comparison().timelines[1].has_value());
+    // The graph shows each moved node as the CLI names it: filled with the device it moved to,
+    // ringed in the device it left.
+    GraphScene* scene = w_->graphView()->graphScene();
+    const DataflowGraph& g = *w_->document()->graph();
+    QCOMPARE(scene->comparedMoveCount(), static_cast<int>(expected.size()));
+    for (const auto& moved : compared["placement_diffs"][0]["moved"]) {
+      int v = 0;
+      while (g.node(v).id != moved["node"].get<std::string>()) ++v;
+      QCOMPARE(scene->comparedFrom(v), moved["from"].get<int>());
+    }
   }
 
   void tagRenameAndDeleteReachTheFileAsTheCliSeesIt() {

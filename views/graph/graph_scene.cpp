@@ -82,6 +82,8 @@ class NodeItem : public QGraphicsItem {
     if (step == StepRole::Chosen)
       ring(stepAccent(), std::max(3.5, 3.5 * px), std::max(2.0, 2 * px));
     if (moved) ring(t.moved, std::max(2.5, 2.5 * px), std::max(3.5, 2.5 * px), Qt::DashLine);
+    if (movedFrom >= 0)
+      ring(Theme::deviceColor(movedFrom), std::max(3.5, 3.5 * px), std::max(2.5, 2.5 * px));
     if (marked) ring(t.hover, std::max(2.0, 2 * px), std::max(4.5, 3 * px), Qt::DotLine);
     if (hovered) ring(t.hover, std::max(3.0, 3 * px), std::max(2.0, 2 * px));
     if (selected) ring(t.selection, std::max(3.0, 3 * px), std::max(2.0, 2 * px));
@@ -95,6 +97,7 @@ class NodeItem : public QGraphicsItem {
   bool fast = false;  // large graphs: no antialiasing when zoomed out
   QColor fill = Qt::gray;
   bool hovered = false, selected = false, critical = false, moved = false, marked = false;
+  int movedFrom = -1;  // a compared move's first device (its ring)
   StepRole step = StepRole::None;
 };
 
@@ -265,9 +268,14 @@ void GraphScene::restyle() {
   std::vector<char> marked(n, 0);
   for (int v : marked_)
     if (v >= 0 && v < n) marked[v] = 1;
+  std::vector<const ComparedMove*> compared(n, nullptr);
+  if (!stepping)
+    for (const ComparedMove& m : comparedMoves_)
+      if (m.node >= 0 && m.node < n) compared[m.node] = &m;
   for (int v = 0; v < n; ++v) {
     NodeItem* item = nodes_[v];
-    item->fill = Theme::deviceColor(a[v]);
+    item->fill = Theme::deviceColor(compared[v] ? compared[v]->to : a[v]);
+    item->movedFrom = compared[v] ? compared[v]->from : -1;
     item->critical =
         showCritical_ && v < static_cast<int>(critical_.onPath.size()) && critical_.onPath[v];
     item->moved = moved[v];
@@ -364,6 +372,17 @@ void GraphScene::setSelected(int node) {
 void GraphScene::setMarked(const std::vector<int>& nodes) {
   marked_ = nodes;
   restyle();
+}
+
+void GraphScene::setComparedMoves(std::vector<ComparedMove> moves) {
+  comparedMoves_ = std::move(moves);
+  restyle();
+}
+
+int GraphScene::comparedFrom(int node) const {
+  for (const ComparedMove& m : comparedMoves_)
+    if (m.node == node) return m.from;
+  return -1;
 }
 
 int GraphScene::nodeAt(const QPointF& scenePos) const {

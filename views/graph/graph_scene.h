@@ -41,6 +41,15 @@ class GraphScene : public QGraphicsScene {
   void setSelected(int node);
   // Nodes drawn with a marker (search matches).
   void setMarked(const std::vector<int>& nodes);
+  // Nodes that moved between two compared runs: each is filled with the device it moved to and
+  // ringed in the device it came from (empty clears).
+  struct ComparedMove {
+    int node = -1, from = -1, to = -1;
+  };
+  void setComparedMoves(std::vector<ComparedMove> moves);
+  int comparedMoveCount() const { return static_cast<int>(comparedMoves_.size()); }
+  // The device a node is shown coming from (-1 when it is not a compared move).
+  int comparedFrom(int node) const;
   // The decision stepper's step (null clears it). Restyles the items in place; the plan's devices
   // colour the nodes and decide which edges cross devices while it is set.
   void setStepOverlay(StepOverlayPtr overlay);
@@ -86,6 +95,7 @@ class GraphScene : public QGraphicsScene {
   std::vector<NodeItem*> nodes_;
   std::vector<EdgeItem*> edges_;
   std::vector<int> marked_;
+  std::vector<ComparedMove> comparedMoves_;
   StepOverlayPtr overlay_;
   std::vector<StepRole> roles_;  // per node while overlay_ is set
 };

@@ -256,6 +256,12 @@ ViewHeader GraphView::header() const {
     if (scene_->movedCount() > 0)
       h.legend.push_back({LegendEntry::Kind::DashedOutline, t.moved,
                           tr("moved device since last setting (%1)").arg(scene_->movedCount()), 2});
+    if (scene_->comparedMoveCount() > 0 && !scene_->stepOverlay())
+      h.legend.push_back({LegendEntry::Kind::Outline, t.mutedText,
+                          tr("moved between the compared runs (%1): filled with the device it "
+                             "moved to, ringed in the one it left")
+                              .arg(scene_->comparedMoveCount()),
+                          3});
   }
   if (const StepOverlayPtr& step = scene_->stepOverlay()) {
     parts << (step->step < step->steps
