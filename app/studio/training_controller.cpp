@@ -79,9 +79,21 @@ bool TrainingController::start(TrainingLaunch launch, QString* error) {
     return fail(
         tr("Training needs the LibTorch module, and this build has none "
            "(configured with DOPPLER_TORCH=OFF)."));
+  // The dashboard's values hold the stage's options and the architecture's, as `doppler
+  // train`'s command line does.
   train::TrainConfig config;
+  policy::PolicyConfig asked;
+  bool architectureGiven = false;
   try {
-    config = train::trainConfigFor(launch.stage, *launch.inputs.graph, launch.values);
+    ParamValues stageValues;
+    for (const auto& [name, value] : launch.values) {
+      if (train::isArchitectureParam(name))
+        architectureGiven = true;
+      else
+        stageValues[name] = value;
+    }
+    config = train::trainConfigFor(launch.stage, *launch.inputs.graph, stageValues);
+    asked = train::architectureFor(launch.values);
   } catch (const std::exception& e) {
     return fail(QString::fromUtf8(e.what()));
   }
@@ -121,8 +133,18 @@ bool TrainingController::start(TrainingLaunch launch, QString* error) {
       JobSlot::Training,
       [=, this](const JobContext& ctx) {
         const train::TorchModule& torch = train::loadTorchModule();
-        policy::PolicyConfig architecture;
-        if (!from.isEmpty()) architecture = torch.loadPolicy(from.toStdString())->architecture();
+        // A checkpoint brings its own architecture; asking for another is refused, as
+        // `doppler train --from` refuses it.
+        policy::PolicyConfig architecture = asked;
+        if (!from.isEmpty()) {
+          const policy::PolicyConfig stored = torch.loadPolicy(from.toStdString())->architecture();
+          if (architectureGiven && !(stored == asked))
+            throw InputError(from.toStdString(), "architecture",
+                             "checkpoint holds a policy of another architecture (" +
+                                 stored.describe() + "); the dashboard asks for " +
+                                 asked.describe());
+          architecture = stored;
+        }
         sessions::RunStore store(session);
         sessions::RunSpec spec = train::trainRunSpec(
             {graphFile.toStdString(), 1e-6, devicesSpec, from.toStdString(), checkpoint}, config,

@@ -347,4 +347,37 @@ TrainConfig trainConfigFor(Stage stage, const DataflowGraph& g, const ParamValue
   return c;
 }
 
+std::vector<ParamSpec> architectureParamSpecs() {
+  const policy::PolicyConfig d;
+  auto width = [](const char* name, int value, double lo, double hi, const char* help) {
+    return ParamSpec{name, ParamSpec::Type::Integer, std::to_string(value), lo, hi, {}, help};
+  };
+  return {width("hidden", d.hidden, 1, 4096, "Node embedding width (new policies)"),
+          width("mp-steps", d.mp_steps, 0, 64, "Message-passing steps"),
+          width("edge-hidden", d.edge_hidden, 1, 4096, "Edge network width"),
+          width("head-hidden", d.head_hidden, 1, 4096, "SEL and PLC decoder width"),
+          width("device-hidden", d.device_hidden, 1, 4096, "PLC's device embedding width")};
+}
+
+bool isArchitectureParam(const std::string& name) {
+  for (const ParamSpec& s : architectureParamSpecs())
+    if (s.name == name) return true;
+  return false;
+}
+
+policy::PolicyConfig architectureFor(const ParamValues& values) {
+  ParamValues mine;
+  for (const auto& [name, value] : values)
+    if (isArchitectureParam(name)) mine[name] = value;
+  const Params p(architectureParamSpecs(), mine);
+  policy::PolicyConfig a;
+  a.hidden = static_cast<int>(p.integer("hidden"));
+  a.mp_steps = static_cast<int>(p.integer("mp-steps"));
+  a.edge_hidden = static_cast<int>(p.integer("edge-hidden"));
+  a.head_hidden = static_cast<int>(p.integer("head-hidden"));
+  a.device_hidden = static_cast<int>(p.integer("device-hidden"));
+  a.validate();
+  return a;
+}
+
 }  // namespace doppler::train

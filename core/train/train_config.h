@@ -97,6 +97,14 @@ long defaultEpisodes(Stage stage, const DataflowGraph& g);
 // value ends its schedule, and without "episodes" the budget follows the graph. InputError names
 // a bad parameter. The studio's training dashboard starts runs from this.
 TrainConfig trainConfigFor(Stage stage, const DataflowGraph& g, const ParamValues& values);
+
+// The network's architecture as `doppler train`'s options set it for a new policy ("hidden",
+// "mp-steps", "edge-hidden", "head-hidden", "device-hidden"), with PolicyConfig's defaults and
+// the ranges its validate() enforces.
+std::vector<ParamSpec> architectureParamSpecs();
+bool isArchitectureParam(const std::string& name);
+// The architecture with these of `values` set (other names are ignored); InputError on a bad one.
+policy::PolicyConfig architectureFor(const ParamValues& values);
 int graphDepth(const DataflowGraph& g);  // nodes on the longest path
 
 }  // namespace doppler::train

@@ -53,7 +53,7 @@ class TrainingTest : public QObject {
   void aRunFromTheDashboardReportsFinishesAndIsRecorded() {
     TrainingDashboard* d = w_->trainingDashboard();
     d->setStage(train::Stage::Imitation);
-    d->setValues({{"episodes", "6"}, {"eval-every", "3"}});
+    d->setValues({{"episodes", "6"}, {"eval-every", "3"}, {"hidden", "16"}, {"mp-steps", "2"}});
     TrainingController* c = w_->trainingController();
     QSignalSpy progress(c, &TrainingController::progressed);
     QSignalSpy finished(c, &TrainingController::finished);
@@ -77,6 +77,8 @@ class TrainingTest : public QObject {
          {"graph_file", "scale", "devices", "stage", "from", "out", "train_config", "architecture"})
       QVERIFY2(run.params.contains(key), key);
     QCOMPARE(run.params["train_config"]["episodes"].get<long>(), 6L);
+    QCOMPARE(run.params["architecture"]["hidden"].get<int>(), 16);  // the dashboard's choice
+    QCOMPARE(run.params["architecture"]["mp_steps"].get<int>(), 2);
     QVERIFY(run.figures.count("makespan_us"));
     QVERIFY(!sessions::loadSeries(store, run.id, "makespan_us").steps.empty());
     QCOMPARE(sessions::listCheckpoints(store, run.id).size(), size_t(1));

@@ -159,5 +159,18 @@ TEST(TrainConfig, ParametersByNameBuildWhatTheCommandLineBuilds) {
   EXPECT_THROW(trainConfigFor(Stage::Simulation, g, {{"explore", "wander"}}), InputError);
 }
 
+TEST(TrainConfig, TheArchitectureByName) {
+  EXPECT_EQ(architectureFor({}), policy::PolicyConfig{});
+  const policy::PolicyConfig small =
+      architectureFor({{"hidden", "16"}, {"mp-steps", "2"}, {"lr", "0.1"}});  // lr: not ours
+  EXPECT_EQ(small.hidden, 16);
+  EXPECT_EQ(small.mp_steps, 2);
+  EXPECT_EQ(small.head_hidden, policy::PolicyConfig{}.head_hidden);
+  EXPECT_TRUE(isArchitectureParam("device-hidden"));
+  EXPECT_FALSE(isArchitectureParam("lr"));
+  EXPECT_THROW(architectureFor({{"mp-steps", "65"}}), InputError);
+  EXPECT_THROW(architectureFor({{"hidden", "0"}}), InputError);
+}
+
 }  // namespace
 }  // namespace doppler::train

@@ -255,7 +255,9 @@ void TrainingDashboard::rebuildParams() {
   while (paramsForm_->rowCount() > 0) paramsForm_->removeRow(0);
   editors_.clear();
   labels_.clear();
+  // Every `doppler train` option: the stage's, then the architecture of a new policy.
   specs_ = train::trainParamSpecs(stage());
+  for (ParamSpec& a : train::architectureParamSpecs()) specs_.push_back(std::move(a));
   paramsBox_->setTitle(
       tr("Parameters · defaults of stage %1")
           .arg(stage() == train::Stage::Imitation ? QStringLiteral("I") : QStringLiteral("II")));
