@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <chrono>
 #include <cmath>
 
 #include "app/studio/job_runner.h"
@@ -37,9 +38,11 @@ void PauseGate::release() {
   cv_.notify_all();
 }
 
-void PauseGate::waitWhilePaused() {
+void PauseGate::waitWhilePaused(const CancelToken& cancel) {
   std::unique_lock lock(mu_);
-  cv_.wait(lock, [this] { return !paused_ || released_; });
+  // A cancel token has no way to wake us: look at it a few times a second.
+  while (paused_ && !released_ && !cancel.cancelled())
+    cv_.wait_for(lock, std::chrono::milliseconds(100));
 }
 
 TrainingController::TrainingController(JobRunner* jobs, QObject* parent)
@@ -172,7 +175,7 @@ bool TrainingController::start(TrainingLaunch launch, QString* error) {
                   }
                   Q_EMIT progressed(p);
                 });
-                gate->waitWhilePaused();
+                gate->waitWhilePaused(ctx.cancel());
               });
           metrics.flush();
           const train::TrainRunOutcome done =

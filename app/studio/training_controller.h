@@ -38,8 +38,9 @@ class PauseGate {
   void set(bool paused);
   bool paused() const;
   void release();  // wakes a waiting worker for good (cancel)
-  // On the worker: waits while paused, unless released.
-  void waitWhilePaused();
+  // On the worker: waits while paused, unless released or `cancel` is set (the job runner sets it
+  // when it shuts down, without knowing about this gate).
+  void waitWhilePaused(const CancelToken& cancel);
 
  private:
   mutable std::mutex mu_;

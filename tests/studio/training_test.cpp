@@ -118,6 +118,25 @@ class TrainingTest : public QObject {
     QVERIFY(QFileInfo::exists(c->checkpoint()));
   }
 
+  // Closing the window while a run is paused ends it: the job runner's shutdown cancel reaches
+  // the paused worker (a hang here would time the test out).
+  void closingWhilePausedEndsTheRun() {
+    TrainingDashboard* d = w_->trainingDashboard();
+    d->setStage(train::Stage::Imitation);
+    d->setValues({{"episodes", "100000"}, {"hidden", "16"}, {"mp-steps", "2"}});
+    TrainingController* c = w_->trainingController();
+    QSignalSpy progress(c, &TrainingController::progressed);
+    Q_EMIT d->startRequested();
+    QVERIFY(progress.wait(180000));
+    Q_EMIT d->pauseRequested(true);
+    QVERIFY(c->paused());
+    delete w_;
+    w_ = nullptr;
+    // The run is not left "running" for ever: the store still opens and lists it.
+    sessions::RunStore store(db().toStdString());
+    QVERIFY(!sessions::listRuns(store).empty());
+  }
+
   void aBadSettingIsRefusedBeforeAnythingStarts() {
     TrainingDashboard* d = w_->trainingDashboard();
     d->setStage(train::Stage::Simulation);
