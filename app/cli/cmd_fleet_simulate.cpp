@@ -22,17 +22,9 @@ namespace {
 namespace fs = doppler::fleet::sim;
 namespace fw = doppler::fleet;
 
-struct FleetSimArgs {
-  std::string topology;
-  std::string trace = "conv";
-  int slots = 480;
-  double slotSeconds = 45;
-  uint64_t seed = 1;
-  std::string horizon = "tile";
+struct FleetSimArgs : FleetScenarioArgs {
+  FleetSimArgs() { poolScale = fs::RunOptions{}.pool_scale; }  // a loaded fleet: see --load
   double load = fs::RunOptions{}.load;
-  double timeScale = 1;
-  double poolScale = fs::RunOptions{}.pool_scale;
-  std::string model = "llama-2-7b";
   std::string fidelity = "slot";
   double ttftSlo = fs::SloTargets{}.ttft_s;
   double tpotSlo = fs::SloTargets{}.tpot_s;
@@ -54,14 +46,7 @@ fs::RunOptions runOptions(const FleetSimArgs& args) {
   o.time_scale = args.timeScale;
   o.pool_scale = args.poolScale;
   o.model = args.model;
-  if (args.horizon == "tile")
-    o.horizon = fw::HorizonRule::Tile;
-  else if (args.horizon == "stretch")
-    o.horizon = fw::HorizonRule::Stretch;
-  else if (args.horizon == "once")
-    o.horizon = fw::HorizonRule::Once;
-  else
-    throw InputError("", "--horizon " + args.horizon, "expected tile, stretch or once");
+  o.horizon = parseHorizon(args.horizon);
   try {
     o.fidelity = fs::parseFidelity(args.fidelity);
   } catch (const std::invalid_argument& e) {
@@ -326,37 +311,12 @@ void runCompare(const FleetSimArgs& args) {
 }
 
 void addCommonOptions(CLI::App& cmd, FleetSimArgs& args) {
-  cmd.add_option("--topology,-t", args.topology,
-                 "Topology: abilene, polska, cost266, gabriel, germany50, or an SNDlib file")
-      ->required();
-  cmd.add_option("--trace", args.trace,
-                 "Demand: conv, code (Azure LLM traces 2023), synthetic, or a trace CSV file")
-      ->capture_default_str();
-  cmd.add_option("--slots", args.slots, "Timeslots in the horizon")
-      ->check(positiveNumber())
-      ->capture_default_str();
-  cmd.add_option("--slot-seconds", args.slotSeconds, "Seconds per timeslot")
-      ->check(positiveNumber())
-      ->capture_default_str();
-  cmd.add_option("--seed", args.seed, "Seed for the world, the demand and the routing draws")
-      ->check(nonNegativeInteger())
-      ->capture_default_str();
-  cmd.add_option("--horizon", args.horizon, "How the trace covers the horizon: tile, stretch, once")
-      ->capture_default_str();
+  addFleetScenarioOptions(cmd, args, "Seed for the world, the demand and the routing draws",
+                          "Multiply the trace's times first (0.5 doubles the rate; with --load 0)");
   cmd.add_option("--load", args.load,
                  "Scale demand so the fleet's mean load (demand / roofline capacity) is this; 0: "
                  "as --time-scale gives it")
       ->check(CLI::Range(0.0, 10.0))
-      ->capture_default_str();
-  cmd.add_option("--time-scale", args.timeScale,
-                 "Multiply the trace's times first (0.5 doubles the rate; with --load 0)")
-      ->check(positiveNumber())
-      ->capture_default_str();
-  cmd.add_option("--pool-scale", args.poolScale,
-                 "GPUs per region as a share of TORTA's per-type ranges")
-      ->check(positiveNumber())
-      ->capture_default_str();
-  cmd.add_option("--model", args.model, "Served model: llama-2-7b, llama-2-13b")
       ->capture_default_str();
   cmd.add_option("--fidelity", args.fidelity,
                  "slot (fluid model, fast) or request (discrete-event, per request)")

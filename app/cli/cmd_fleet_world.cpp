@@ -16,25 +16,9 @@ namespace {
 
 namespace fw = doppler::fleet;
 
-struct FleetWorldArgs {
-  std::string topology;
-  std::string trace = "conv";
-  int slots = 480;
-  double slotSeconds = 45;
-  uint64_t seed = 1;
-  std::string horizon = "tile";
-  double timeScale = 1;
-  std::string model = "llama-2-7b";
-  double poolScale = fw::PoolRule{}.scale;
+struct FleetWorldArgs : FleetScenarioArgs {
   OutputArgs output;
 };
-
-fw::HorizonRule horizonRule(const std::string& name) {
-  if (name == "tile") return fw::HorizonRule::Tile;
-  if (name == "stretch") return fw::HorizonRule::Stretch;
-  if (name == "once") return fw::HorizonRule::Once;
-  throw InputError("", "--horizon " + name, "expected tile, stretch or once");
-}
 
 nlohmann::json gpuCounts(const fw::GpuPool& pool) {
   nlohmann::json out = nlohmann::json::object();
@@ -180,7 +164,7 @@ void runFleetWorld(const FleetWorldArgs& args) {
   options.world.pools.scale = args.poolScale;
   options.demand.slots = args.slots;
   options.demand.slot_seconds = args.slotSeconds;
-  options.demand.horizon = horizonRule(args.horizon);
+  options.demand.horizon = parseHorizon(args.horizon);
   options.demand.time_scale = args.timeScale;
   try {
     fw::findModel(args.model);
@@ -204,34 +188,8 @@ void addFleetWorldCommand(CLI::App& fleet) {
   auto args = std::make_shared<FleetWorldArgs>();
   CLI::App* cmd = fleet.add_subcommand(
       "world", "Build the fleet's regions, GPU pools, prices, latency and demand; summarise them");
-  cmd->add_option("--topology,-t", args->topology,
-                  "Topology: abilene, polska, cost266, gabriel, germany50, or an SNDlib file")
-      ->required();
-  cmd->add_option("--trace", args->trace,
-                  "Demand: conv, code (Azure LLM traces 2023), synthetic, or a trace CSV file")
-      ->capture_default_str();
-  cmd->add_option("--slots", args->slots, "Timeslots in the horizon")
-      ->check(positiveNumber())
-      ->capture_default_str();
-  cmd->add_option("--slot-seconds", args->slotSeconds, "Seconds per timeslot")
-      ->check(positiveNumber())
-      ->capture_default_str();
-  cmd->add_option("--seed", args->seed, "Seed for pools, prices, region spreading and bursts")
-      ->check(nonNegativeInteger())
-      ->capture_default_str();
-  cmd->add_option("--horizon", args->horizon,
-                  "How the ~1 h trace covers the horizon: tile, stretch or once")
-      ->capture_default_str();
-  cmd->add_option("--time-scale", args->timeScale,
-                  "Multiply the trace's times first (0.5 doubles the arrival rate)")
-      ->check(positiveNumber())
-      ->capture_default_str();
-  cmd->add_option("--model", args->model, "Served model: llama-2-7b, llama-2-13b, llama-2-70b")
-      ->capture_default_str();
-  cmd->add_option("--pool-scale", args->poolScale,
-                  "GPUs per region as a share of TORTA's per-type ranges")
-      ->check(positiveNumber())
-      ->capture_default_str();
+  addFleetScenarioOptions(*cmd, *args, "Seed for pools, prices, region spreading and bursts",
+                          "Multiply the trace's times first (0.5 doubles the arrival rate)");
   addOutputOptions(*cmd, args->output);
   cmd->callback([args] { runFleetWorld(*args); });
 }

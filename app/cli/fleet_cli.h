@@ -2,6 +2,11 @@
 // `doppler fleet ...`: multi-region LLM inference scheduling (core/fleet). Each subcommand lives
 // in its own cmd_fleet_*.cpp and registers itself under the `fleet` command here.
 #include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+#include "core/fleet/world/demand.h"
+#include "core/fleet/world/region_pool.h"
 
 namespace doppler::cli {
 
@@ -14,5 +19,25 @@ void addFleetSimulateCommands(CLI::App& fleet);
 // ("Value 0 not in range 0.000000 to 179769313486231570...").
 CLI::Validator positiveNumber();      // a finite number above 0
 CLI::Validator nonNegativeInteger();  // for unsigned options: refuses "-1" (CLI11 wraps it)
+
+// The options that build a fleet scenario (core/fleet/world/scenario.h), shared by `world`,
+// `simulate` and `compare`.
+struct FleetScenarioArgs {
+  std::string topology;
+  std::string trace = "conv";
+  int slots = 480;
+  double slotSeconds = 45;
+  uint64_t seed = 1;
+  std::string horizon = "tile";
+  double timeScale = 1;
+  std::string model = "llama-2-7b";
+  double poolScale = fleet::PoolRule{}.scale;
+};
+// --topology, --trace, --slots, --slot-seconds, --seed, --horizon, --time-scale, --model and
+// --pool-scale; the seed's and the time scale's help differ by command.
+void addFleetScenarioOptions(CLI::App& cmd, FleetScenarioArgs& args, const std::string& seedHelp,
+                             const std::string& timeScaleHelp);
+// --horizon's value; InputError naming the option otherwise.
+fleet::HorizonRule parseHorizon(const std::string& name);
 
 }  // namespace doppler::cli
