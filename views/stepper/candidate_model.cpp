@@ -28,25 +28,11 @@ void CandidateModel::setStep(std::shared_ptr<const DataflowGraph> graph,
       return a.chosen && !b.chosen;
     });
   }
-  // Structure first, then contents: rows that stay keep their data while rows come and go, as
-  // views and proxies expect; the rows removed still read the old trace.
-  const int before = static_cast<int>(rows_.size()), after = static_cast<int>(rows.size());
-  if (after < before) {
-    beginRemoveRows({}, after, before - 1);
-    rows_.resize(after);
-    endRemoveRows();
-  }
-  graph_ = std::move(graph);
-  trace_ = std::move(trace);
-  overridden_ = overridden;
-  const int kept = std::min(before, after);
-  std::copy(rows.begin(), rows.begin() + kept, rows_.begin());
-  if (kept > 0) Q_EMIT dataChanged(index(0, 0), index(kept - 1, ColumnCount - 1));
-  if (after > before) {
-    beginInsertRows({}, before, after - 1);
-    rows_ = std::move(rows);
-    endInsertRows();
-  }
+  replaceRows(std::move(rows), ColumnCount, [&] {
+    graph_ = std::move(graph);
+    trace_ = std::move(trace);
+    overridden_ = overridden;
+  });
 }
 
 void CandidateModel::clear() {
@@ -67,10 +53,6 @@ int CandidateModel::chosenRow() const {
   for (size_t r = 0; r < rows_.size(); ++r)
     if (rows_[r].chosen) return static_cast<int>(r);
   return -1;
-}
-
-int CandidateModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
 }
 
 int CandidateModel::columnCount(const QModelIndex& parent) const {

@@ -8,14 +8,21 @@
 
 #include "core/graph/dataflow_graph.h"
 #include "core/heuristics/decision_trace.h"
+#include "views/stepper/step_rows_model.h"
 
 namespace doppler::views {
 
-class CandidateModel : public QAbstractTableModel {
+struct CandidateRow {
+  int node = -1;
+  double score = 0, fraction = 1;
+  bool chosen = false;
+};
+
+class CandidateModel : public StepRowsModel<CandidateRow> {
   Q_OBJECT
  public:
   enum Column { NodeColumn, OpColumn, ScoreColumn, ColumnCount };
-  using QAbstractTableModel::QAbstractTableModel;
+  using StepRowsModel::StepRowsModel;
 
   // Shows trace->steps[step]'s ready set; a step past the last decision (or no trace) shows none.
   // Rows are updated in place (inserted, removed, changed), so a view keeps its current row.
@@ -28,21 +35,14 @@ class CandidateModel : public QAbstractTableModel {
   int chosenRow() const;                           // -1 when there is no decision at this step
   bool overridden() const { return overridden_; }  // the chosen node was forced here
 
-  int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
   QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
  private:
-  struct Row {
-    int node = -1;
-    double score = 0, fraction = 1;
-    bool chosen = false;
-  };
-
+  using Row = CandidateRow;
   std::shared_ptr<const DataflowGraph> graph_;
   std::shared_ptr<const DecisionTrace> trace_;
-  std::vector<Row> rows_;
   bool overridden_ = false;
 };
 

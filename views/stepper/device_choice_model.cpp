@@ -26,25 +26,11 @@ void DeviceChoiceModel::setStep(std::shared_ptr<const DeviceSet> devices,
     std::stable_sort(rows.begin(), rows.end(),
                      [](const Row& a, const Row& b) { return a.score.device < b.score.device; });
   }
-  // Structure first, then contents: rows that stay keep their data while rows come and go, as
-  // views and proxies expect; the rows removed still read the old trace.
-  const int before = static_cast<int>(rows_.size()), after = static_cast<int>(rows.size());
-  if (after < before) {
-    beginRemoveRows({}, after, before - 1);
-    rows_.resize(after);
-    endRemoveRows();
-  }
-  devices_ = std::move(devices);
-  trace_ = std::move(trace);
-  overridden_ = overridden;
-  const int kept = std::min(before, after);
-  std::copy(rows.begin(), rows.begin() + kept, rows_.begin());
-  if (kept > 0) Q_EMIT dataChanged(index(0, 0), index(kept - 1, ColumnCount - 1));
-  if (after > before) {
-    beginInsertRows({}, before, after - 1);
-    rows_ = std::move(rows);
-    endInsertRows();
-  }
+  replaceRows(std::move(rows), ColumnCount, [&] {
+    devices_ = std::move(devices);
+    trace_ = std::move(trace);
+    overridden_ = overridden;
+  });
 }
 
 void DeviceChoiceModel::clear() {
@@ -71,10 +57,6 @@ QString DeviceChoiceModel::deviceName(int device) const {
   if (devices_ && device < devices_->size() && !devices_->devices[device].name.empty())
     return QString::fromStdString(devices_->devices[device].name);
   return QStringLiteral("dev%1").arg(device);
-}
-
-int DeviceChoiceModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
 }
 
 int DeviceChoiceModel::columnCount(const QModelIndex& parent) const {

@@ -9,14 +9,21 @@
 
 #include "core/graph/device_set.h"
 #include "core/heuristics/decision_trace.h"
+#include "views/stepper/step_rows_model.h"
 
 namespace doppler::views {
 
-class DeviceChoiceModel : public QAbstractTableModel {
+struct DeviceChoiceRow {
+  DeviceScore score;
+  double fraction = 1;
+  bool chosen = false;
+};
+
+class DeviceChoiceModel : public StepRowsModel<DeviceChoiceRow> {
   Q_OBJECT
  public:
   enum Column { DeviceColumn, ScoreColumn, StartColumn, FinishColumn, ColumnCount };
-  using QAbstractTableModel::QAbstractTableModel;
+  using StepRowsModel::StepRowsModel;
 
   // Shows trace->steps[step]'s devices; a step past the last decision (or no trace) shows none.
   // Rows are updated in place, so a view keeps its current row.
@@ -29,22 +36,16 @@ class DeviceChoiceModel : public QAbstractTableModel {
   int chosenRow() const;
   bool overridden() const { return overridden_; }  // the chosen device was forced here
 
-  int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
   QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
  private:
-  struct Row {
-    DeviceScore score;
-    double fraction = 1;
-    bool chosen = false;
-  };
+  using Row = DeviceChoiceRow;
   QString deviceName(int device) const;
 
   std::shared_ptr<const DeviceSet> devices_;
   std::shared_ptr<const DecisionTrace> trace_;
-  std::vector<Row> rows_;
   bool overridden_ = false;
 };
 
