@@ -77,11 +77,13 @@ bool StepperSession::start(PlacementInputs inputs, Source source, QString* error
       throw InputError("", "stepper", "the policy's scores are missing");
     features_ = source_.kind == SourceKind::Heuristic ? policy::GraphFeatures{}
                                                       : policy::graphFeatures(*inputs_.costs);
+    const double bound = lowerBound(*inputs_.costs).value();  // the same for every branch
     Branch original = compute({});
     original.label = tr("original");
     original.run_id = source_.run_id;
     undo_->clear();
     branches_.assign(1, std::move(original));
+    lowerBound_ = bound;
     current_ = 0;
     step_ = 0;
   } catch (const std::exception& e) {
@@ -133,7 +135,6 @@ StepperSession::Branch StepperSession::compute(std::vector<DecisionOverride> ove
     b.order = std::move(o.placement.order);
     if (o.placement.planned) b.plan = std::move(*o.placement.planned);
     b.makespan_us = o.makespan();
-    b.lower_bound_us = o.lower_bound_us;
   } else {
     DecisionControl control{true, std::move(overrides), &g};
     policy::TracedEpisode t =
@@ -147,7 +148,6 @@ StepperSession::Branch StepperSession::compute(std::vector<DecisionOverride> ove
     b.plan = std::move(t.plan);
     b.makespan_us =
         Simulator(costs, source_.settings.simOptions()).run(b.assignment).schedule.makespan_us;
-    b.lower_bound_us = lowerBound(costs).value();
   }
   b.trace = std::move(trace);
   return b;
@@ -258,28 +258,6 @@ views::StepOverlayPtr StepperSession::overlay() const {
   return o;
 }
 
-views::SnapshotPtr StepperSession::snapshot() const {
-  if (!active()) return nullptr;
-  const Branch& b = branch();
-  auto s = std::make_shared<views::PlacementSnapshot>();
-  s->graph = inputs_.graph;
-  s->devices = inputs_.devices;
-  s->costs = inputs_.costs;
-  s->devices_spec = inputs_.devicesSpec;
-  s->settings = source_.settings;
-  s->assignment = b.assignment;
-  s->sim = Simulator(*inputs_.costs, source_.settings.simOptions()).run(b.assignment);
-  s->planned_makespan_us = b.plan.makespan_us;
-  s->lower_bound_us = b.lower_bound_us;
-  if (current_ != 0) {
-    const Branch& original = branches_.front();
-    s->previous_makespan_us = original.makespan_us;
-    for (size_t v = 0; v < b.assignment.size(); ++v)
-      if (b.assignment[v] != original.assignment[v]) s->moved.push_back(static_cast<int>(v));
-  }
-  return s;
-}
-
 int64_t StepperSession::storeBranch(sessions::RunStore& store, const Branch& b,
                                     std::optional<int64_t> parent) {
   const DataflowGraph& g = *inputs_.graph;
@@ -313,7 +291,7 @@ int64_t StepperSession::storeBranch(sessions::RunStore& store, const Branch& b,
   store.saveTimeline(run, sessions::timelineRecord(g, b.plan, "planned"));
   store.setFigures(run, {{"makespan_us", b.makespan_us},
                          {"planned_makespan_us", b.plan.makespan_us},
-                         {"lower_bound_us", b.lower_bound_us}});
+                         {"lower_bound_us", lowerBound_}});
   if (!b.overrides.empty()) store.addTag(run, "branch");
   store.finishRun(run, sessions::RunStatus::Finished);
   return run;

@@ -61,9 +61,8 @@ class StepperSession : public QObject {
     std::shared_ptr<const DecisionTrace> trace;
     Assignment assignment;
     std::vector<int> order;
-    Schedule plan;           // the decisions' own plan (reference cost model)
-    double makespan_us = 0;  // the assignment simulated with the source's settings
-    double lower_bound_us = 0;
+    Schedule plan;                  // the decisions' own plan (reference cost model)
+    double makespan_us = 0;         // the assignment simulated with the source's settings
     std::optional<int64_t> run_id;  // once stored (the original: the source's run, if any)
   };
 
@@ -99,8 +98,6 @@ class StepperSession : public QObject {
   // What the dock, the graph view and the timeline show now.
   views::StepperContent content() const;
   views::StepOverlayPtr overlay() const;
-  // The current branch's final assignment as the main views show a placement.
-  views::SnapshotPtr snapshot() const;
 
   // Stores the current branch as a run (kind "place", method "<source> + overrides") whose parent
   // is the original branch's run; the original is stored first when it is not yet. Returns the
@@ -123,6 +120,7 @@ class StepperSession : public QObject {
   PlacementInputs inputs_;
   Source source_;
   policy::GraphFeatures features_;
+  double lowerBound_ = 0;
   std::vector<Branch> branches_;
   int current_ = 0;
   int step_ = 0;
