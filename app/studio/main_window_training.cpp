@@ -51,8 +51,9 @@ void MainWindow::buildTraining() {
   connect(dashboard_, &TrainingDashboard::openBestInStepperRequested, this,
           [this] { showBestTrainingPlacement(false); });
 
-  connect(training_, &TrainingController::started, this, [this](long planned) {
-    dashboard_->reset(trainingReferences(), planned);
+  // The charts were reset when the run was asked for (startTraining): the references are
+  // computed once, and no report has arrived yet.
+  connect(training_, &TrainingController::started, this, [this](long) {
     dashboard_->setState(TrainingState::Running,
                          tr("run %1 · checkpoint %2")
                              .arg(training_->runId().value_or(0))
