@@ -11,6 +11,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # The run store (sessions/): SQLite, and OpenSSL's libcrypto for SHA-256 content hashes.
   libsqlite3-dev libssl-dev
+  # ONNX import (core/graph): the ONNX protobuf classes and shape inference.
+  libonnx-dev libprotobuf-dev
   # LibTorch (core/policy, core/train) and OpenBLAS: without libopenblas0-pthread, Debian's
   # LibTorch runs matrix products on the generic reference BLAS (~20x slower).
   libtorch-dev libopenblas0-pthread

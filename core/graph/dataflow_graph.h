@@ -1,5 +1,6 @@
 #pragma once
 // A static dataflow graph: nodes are kernel calls with a cost, edges are data dependencies.
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -26,9 +27,14 @@ struct Edge {
   std::optional<double> transfer_us;
 };
 
+struct GraphGroups;  // core/graph/coarsening.h
+
 class DataflowGraph {
  public:
   std::string name;
+  // Set on a coarsened graph only: the fine graph its nodes stand for, and each node's members,
+  // so a view can expand a group in place. Shared, never changed after coarsening.
+  std::shared_ptr<const GraphGroups> groups;
 
   // Throws InputError (where = "nodes[i]") on a duplicate or empty id or a bad cost.
   int addNode(Node node);

@@ -1,0 +1,2 @@
+// Implementation in progress.
+#include "core/graph/coarsening.h"

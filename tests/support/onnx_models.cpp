@@ -1,0 +1,1 @@
+#include "tests/support/onnx_models.h"
