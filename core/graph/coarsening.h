@@ -7,6 +7,7 @@
 // studio can expand a group in place and a coarsened JSON file round-trips.
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/graph/dataflow_graph.h"
@@ -23,6 +24,7 @@ struct CoarsenStats {
   int fine_nodes = 0;
   int coarse_nodes = 0;
   int chain_merges = 0;   // nodes merged into their chain predecessor
+  int input_merges = 0;   // weight inputs ("input", one consumer) merged into their consumer
   int scope_merges = 0;   // nodes merged by a shared name scope
   int forced_merges = 0;  // neighbouring groups merged to reach the limit
   int scope_depth = -1;   // the shallowest scope depth used; -1 if no scope merge was needed
@@ -43,6 +45,14 @@ DataflowGraph expandGroups(const DataflowGraph& g, std::span<const int> expand);
 // The coarse graph of `fine` for a given partition (group_of: fine node -> group, groups numbered
 // 0..k-1 in order of their first member). Throws InputError if the partition makes a cycle.
 // coarsenGraph, expandGroups and the JSON reader all build through this.
+// (Any numbering in which every group 0..k-1 has a member is accepted; coarse node i is group i.
+// Errors: "groups[i]" for a cycle through group i or an empty group, "nodes[f] 'id'" and
+// "edges[e]" for fine nodes and edges whose costs cannot be merged; see docs/formats.md.)
 DataflowGraph groupGraph(const DataflowGraph& fine, std::vector<int> group_of);
+
+// The name scope of a node id: "/h.3/attn/MatMul_1" -> {"h.3", "attn"} (split on '/', the last
+// part is the op's own name); an id without '/' but with '.' is split on '.', an all-digit part
+// joining the one before it: "h.3.attn.q_proj.weight" -> {"h.3", "attn", "q_proj"}. Else {}.
+std::vector<std::string> scopeOf(std::string_view id);
 
 }  // namespace doppler
