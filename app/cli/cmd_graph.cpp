@@ -1,9 +1,12 @@
-// `doppler graph generate|info|convert`: make, summarise and convert dataflow graphs.
+// `doppler graph generate|info|convert|coarsen`: make, summarise, convert and coarsen dataflow
+// graphs.
 #include <algorithm>
+#include <iostream>
 #include <map>
 #include <sstream>
 
 #include "cli_common.h"
+#include "core/graph/coarsening.h"
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
@@ -104,6 +107,20 @@ nlohmann::json graphInfo(const DataflowGraph& g, const DeviceSet& d) {
           {"work_bound_us", lb.work_us}};
 }
 
+// What a coarsened graph's groups stand for (the "groups" object of `graph info`).
+nlohmann::json groupsInfo(const DataflowGraph& g) {
+  size_t largest = 0;
+  int single = 0;
+  for (const auto& members : g.groups->members) {
+    largest = std::max(largest, members.size());
+    if (members.size() == 1) ++single;
+  }
+  return {{"fine_nodes", g.groups->fine.nodeCount()},
+          {"fine_edges", g.groups->fine.edgeCount()},
+          {"largest_group", largest},
+          {"groups_of_one", single}};
+}
+
 std::string graphInfoText(const nlohmann::json& info) {
   auto number = [&](const char* key) { return info[key].get<double>(); };
   std::ostringstream s;
@@ -118,12 +135,19 @@ std::string graphInfoText(const nlohmann::json& info) {
     << ")\nops:";
   for (const auto& [op, count] : info["ops"].items()) s << " " << op << "=" << count;
   s << "\n";
+  if (info.contains("groups")) {
+    const nlohmann::json& groups = info["groups"];
+    s << "groups: the " << info["nodes"] << " groups stand for " << groups["fine_nodes"]
+      << " fine nodes and " << groups["fine_edges"] << " fine edges (largest group "
+      << groups["largest_group"] << " nodes, " << groups["groups_of_one"] << " of one node)\n";
+  }
   return s.str();
 }
 
 void runInfo(const InfoArgs& args) {
   const Inputs in = loadInputs(args.graph, DeviceArgs{args.devices.empty() ? "4" : args.devices});
-  const nlohmann::json info = graphInfo(in.graph, in.devices);
+  nlohmann::json info = graphInfo(in.graph, in.devices);
+  if (in.graph.groups) info["groups"] = groupsInfo(in.graph);
   writeResult(
       args.output, [&] { return info; }, [&] { return graphInfoText(info); });
 }
@@ -132,6 +156,52 @@ struct ConvertArgs {
   GraphArgs graph;
   OutputArgs output;
 };
+
+struct CoarsenArgs {
+  GraphArgs graph;
+  int maxNodes = 0;
+  OutputArgs output;
+};
+
+nlohmann::json coarsenSummary(const CoarsenStats& st) {
+  return {{"fine_nodes", st.fine_nodes},     {"coarse_nodes", st.coarse_nodes},
+          {"input_merges", st.input_merges}, {"chain_merges", st.chain_merges},
+          {"scope_merges", st.scope_merges}, {"forced_merges", st.forced_merges},
+          {"scope_depth", st.scope_depth}};
+}
+
+std::string coarsenSummaryText(const CoarsenStats& st) {
+  std::ostringstream s;
+  s << "coarsened " << st.fine_nodes << " nodes -> " << st.coarse_nodes
+    << " groups: " << st.input_merges << " weight inputs into their consumer, " << st.chain_merges
+    << " chain merges, " << st.scope_merges << " scope merges";
+  if (st.scope_depth >= 0) s << " (down to scope depth " << st.scope_depth << ")";
+  s << ", " << st.forced_merges << " neighbour merges";
+  return s.str();
+}
+
+// The coarse graph goes to --out (stdout if omitted); the one-line summary to stderr, or with
+// --json to stdout as one JSON object (then --out is required).
+void runCoarsen(const CoarsenArgs& args) {
+  if (args.maxNodes < 1)
+    throw InputError("", "--max-nodes",
+                     "must be at least 1 (is " + std::to_string(args.maxNodes) + ")");
+  if (args.output.json && (args.output.out.empty() || args.output.out == "-"))
+    throw InputError("", "--json", "prints the summary on stdout, so the graph needs --out FILE");
+  const DataflowGraph g = loadGraph(args.graph);
+  CoarsenStats st;
+  DataflowGraph coarse;
+  try {
+    coarse = coarsenGraph(g, args.maxNodes, &st);
+  } catch (const InputError& e) {
+    throw e.inFile(args.graph.graph);
+  }
+  writeOutput(args.output.out, writeGraphJson(coarse));
+  if (args.output.json)
+    writeOutput("", dump(coarsenSummary(st)) + "\n");
+  else
+    std::cerr << coarsenSummaryText(st) << "\n";
+}
 
 }  // namespace
 
@@ -163,6 +233,15 @@ void addGraphCommands(CLI::App& app) {
   addGraphOptions(*c, conv->graph);
   addOutputOptions(*c, conv->output, false, "Output file (stdout if omitted)");
   c->callback([conv] { writeResult(conv->output, writeGraphJson(loadGraph(conv->graph))); });
+
+  auto coarsen = std::make_shared<CoarsenArgs>();
+  CLI::App* k = graph->add_subcommand(
+      "coarsen", "Merge chains and name scopes into groups until at most N nodes remain");
+  addGraphOptions(*k, coarsen->graph);
+  k->add_option("--max-nodes,-n", coarsen->maxNodes, "The most nodes (groups) to keep")->required();
+  addOutputOptions(*k, coarsen->output, true,
+                   "Write the coarse dataflow-graph/1 JSON here (stdout if omitted)");
+  k->callback([coarsen] { runCoarsen(*coarsen); });
 }
 
 }  // namespace doppler::cli
