@@ -16,6 +16,29 @@ void addGraphOptions(CLI::App& cmd, GraphArgs& args) {
       ->required();
   cmd.add_option("--scale", args.scale,
                  "Doppler text graphs: microseconds per cost unit (default 1e-6)");
+  cmd.add_option("--dim", args.dims,
+                 "ONNX models: bind a dynamic dimension, NAME=VALUE (repeatable)");
+}
+
+std::map<std::string, int64_t> parseDims(const std::vector<std::string>& raw) {
+  std::map<std::string, int64_t> dims;
+  for (const std::string& d : raw) {
+    const auto eq = d.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError("", "--dim " + d, "expected NAME=VALUE, e.g. --dim batch=8");
+    const std::string name = d.substr(0, eq), value = d.substr(eq + 1);
+    size_t used = 0;
+    long long v = 0;
+    try {
+      v = std::stoll(value, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != value.size() || value.empty() || v <= 0)
+      throw InputError("", "--dim " + name, "'" + value + "' is not a positive integer");
+    if (!dims.emplace(name, v).second) throw InputError("", "--dim " + name, "given twice");
+  }
+  return dims;
 }
 
 void addDeviceOptions(CLI::App& cmd, DeviceArgs& args) {
@@ -30,6 +53,7 @@ DataflowGraph loadGraph(const GraphArgs& args) {
     throw InputError("", "--scale", "must be a finite positive number");
   ReadOptions opts;
   opts.doppler_scale = args.scale;
+  opts.onnx.dims = parseDims(args.dims);
   return readGraphFile(args.graph, opts);
 }
 

@@ -3,6 +3,7 @@
 // results, with bad input reported as InputError (main prints one line and exits 2).
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "core/graph/dataflow_graph.h"
@@ -14,7 +15,8 @@ namespace doppler::cli {
 
 struct GraphArgs {
   std::string graph;
-  double scale = 1e-6;  // Doppler text format: microseconds per cost unit
+  double scale = 1e-6;            // Doppler text format: microseconds per cost unit
+  std::vector<std::string> dims;  // ONNX models: NAME=VALUE bindings of dynamic dimensions
 };
 struct DeviceArgs {
   std::string devices;  // a device-set/1 file, a preset name, or a count of default devices
@@ -24,6 +26,8 @@ void addGraphOptions(CLI::App& cmd, GraphArgs& args);
 void addDeviceOptions(CLI::App& cmd, DeviceArgs& args);
 
 DataflowGraph loadGraph(const GraphArgs& args);
+// --dim NAME=VALUE strings as a map (InputError naming the bad one).
+std::map<std::string, int64_t> parseDims(const std::vector<std::string>& raw);
 DeviceSet loadDevices(const DeviceArgs& args);
 // Checks that the graph's per-device compute arrays fit the device set, naming the graph file.
 void checkFits(const DataflowGraph& g, const GraphArgs& args, const DeviceSet& d);
@@ -50,8 +54,9 @@ PlaceRequest placeRequest(const Inputs& in, const PlaceSettings& settings);
 Assignment loadAssignment(const std::string& file, const Inputs& in);
 
 // Registration of each command (one file each: cmd_<name>.cpp).
-void addGraphCommands(CLI::App& app);    // `doppler graph generate|info|convert`
-void addDevicesCommands(CLI::App& app);  // `doppler devices list|show`
+void addGraphCommands(CLI::App& app);         // `doppler graph generate|info|convert`
+void addGraphImportCommand(CLI::App& graph);  // `doppler graph import` (cmd_graph_import.cpp)
+void addDevicesCommands(CLI::App& app);       // `doppler devices list|show`
 void addMethodsCommand(CLI::App& app);
 void addPlaceCommand(CLI::App& app);
 void addSimulateCommand(CLI::App& app);

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   // of killing the process: the result is still printed.
   std::signal(SIGXFSZ, SIG_IGN);
   doppler::cli::addGraphCommands(app);
+  doppler::cli::addGraphImportCommand(*app.get_subcommand("graph"));
   doppler::cli::addDevicesCommands(app);
   doppler::cli::addPlaceCommand(app);
   doppler::cli::addMethodsCommand(app);

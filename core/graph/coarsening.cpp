@@ -251,6 +251,7 @@ void mergeCosts(const DataflowGraph& fine, const std::vector<int>& members, cons
     const Node& node = fine.node(m);
     out.flops += node.flops;
     out.output_bytes += node.output_bytes;
+    out.memory_bytes += node.memory_bytes;
     if (!node.compute_us.empty()) {
       if (node.compute_us.size() > 1) {
         if (length > 1 && node.compute_us.size() != length)

@@ -30,6 +30,9 @@ int DataflowGraph::addNode(Node node) {
   if (badCost(node.output_bytes))
     throw InputError("", where + " '" + node.id + "'",
                      costProblem("output_bytes", node.output_bytes));
+  if (badCost(node.memory_bytes))
+    throw InputError("", where + " '" + node.id + "'",
+                     costProblem("memory_bytes", node.memory_bytes));
   for (size_t i = 0; i < node.compute_us.size(); ++i)
     if (badCost(node.compute_us[i]))
       throw InputError(

@@ -18,6 +18,10 @@ struct Node {
   // Explicit compute time in microseconds: empty (use flops), one value for every device, or one
   // value per device.
   std::vector<double> compute_us;
+  // Bytes the kernel reads and writes in device memory: with it, compute time is the roofline
+  // max(flops / throughput, memory_bytes / memory bandwidth). 0 (the generators, the paper's
+  // files) leaves FLOPs alone. Set by the ONNX import, where most ops are memory-bound.
+  double memory_bytes = 0;
 };
 
 struct Edge {

@@ -27,7 +27,8 @@ DeviceSet uniformMachine(const std::string& name, int n, double tflops, double m
                          double linkGbps, double latencyUs, double hbmGbps) {
   DeviceSet d;
   d.name = name;
-  for (int i = 0; i < n; ++i) d.devices.push_back({"gpu" + std::to_string(i), tflops, memoryGb});
+  for (int i = 0; i < n; ++i)
+    d.devices.push_back({"gpu" + std::to_string(i), tflops, memoryGb, hbmGbps});
   d.bandwidth_gbps.assign(n, std::vector<double>(n, linkGbps));
   d.latency_us.assign(n, std::vector<double>(n, latencyUs));
   for (int i = 0; i < n; ++i) {

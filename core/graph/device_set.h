@@ -9,6 +9,9 @@ struct Device {
   std::string name;
   double tflops = 9.3;  // dense throughput used to turn FLOPs into time
   double memory_gb = 16;
+  // Device memory bandwidth in GB/s, for nodes that carry memory_bytes (the roofline). The
+  // default is the P100's HBM2, matching the default throughput.
+  double memory_gbps = 732;
 };
 
 // Bandwidth is in gigabytes per second (1e9 bytes/s), as vendors quote NVLink and PCIe; latency

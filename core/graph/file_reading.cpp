@@ -21,6 +21,9 @@ std::string readTextFile(const std::string& path, std::size_t max_bytes) {
   // Read at most max_bytes + 1 so a huge file (or an endless device) is refused without
   // reading it whole; in chunks, so that a small file costs only its size.
   std::string text;
+  // Reserve the size up front: a large model would otherwise be copied at every doubling.
+  if (auto size = fs::file_size(path, ec); !ec && size <= max_bytes)
+    text.reserve(static_cast<size_t>(size) + 1);
   char chunk[1 << 16];
   while (text.size() <= max_bytes) {
     const size_t want = std::min(sizeof chunk, max_bytes + 1 - text.size());
@@ -69,7 +72,19 @@ DataflowGraph parseGraph(std::string_view text, const ReadOptions& opts, const s
                    "(a node count)");
 }
 
+namespace {
+
+std::string fileHead(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[2] = {0, 0};
+  in.read(head, 2);
+  return std::string(head, static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+}
+
+}  // namespace
+
 DataflowGraph readGraphFile(const std::string& path, const ReadOptions& opts) {
+  if (looksLikeOnnx(path, fileHead(path))) return importOnnxFile(path, opts.onnx);
   DataflowGraph g = parseGraph(readTextFile(path, opts.max_bytes), opts, path);
   // The text format carries no name: the file's stem ("ffnn_192nodes") says what it is.
   if (g.name.empty() || g.name == "doppler-text")

@@ -1,11 +1,13 @@
 #pragma once
 // Reading and writing graphs and device sets. Formats are detected by content, not extension:
-// `dataflow-graph/1` JSON, or the Doppler reference text format (both in docs/formats.md).
+// `dataflow-graph/1` JSON, or the Doppler reference text format (both in docs/formats.md);
+// readGraphFile also imports ONNX models (docs/onnx.md).
 #include <string>
 #include <string_view>
 
 #include "dataflow_graph.h"
 #include "device_set.h"
+#include "onnx_import.h"
 
 namespace doppler {
 
@@ -15,6 +17,9 @@ struct ReadOptions {
   double doppler_scale = 1e-6;
   // Files larger than this are refused before parsing (a clear error instead of a long stall).
   std::size_t max_bytes = 64u << 20;
+  // ONNX models (a ".onnx" name, or content that starts like a ModelProto): dimension bindings
+  // and element size. Their own size limit is onnx.max_bytes (weights make them large).
+  OnnxImportOptions onnx;
 };
 
 // Every reader throws InputError with file, place (line or JSON path) and problem.

@@ -84,6 +84,8 @@ DataflowGraph graphFromJson(const json& root, std::vector<const json*>* members)
     if (auto it = jn.find("flops"); it != jn.end()) n.flops = nonNegative(*it, p + ".flops");
     if (auto it = jn.find("output_bytes"); it != jn.end())
       n.output_bytes = nonNegative(*it, p + ".output_bytes");
+    if (auto it = jn.find("memory_bytes"); it != jn.end())
+      n.memory_bytes = nonNegative(*it, p + ".memory_bytes");
     if (auto it = jn.find("compute_us"); it != jn.end()) {
       if (it->is_array()) {
         if (it->empty()) throw InputError("", p + ".compute_us", "is an empty array");
@@ -216,6 +218,10 @@ DataflowGraph groupedFromJson(const DataflowGraph& written, const std::vector<co
       throw InputError(
           "", p + ".output_bytes",
           "is " + show(got.output_bytes) + ", but its members sum to " + show(want.output_bytes));
+    if (!same(got.memory_bytes, want.memory_bytes))
+      throw InputError(
+          "", p + ".memory_bytes",
+          "is " + show(got.memory_bytes) + ", but its members sum to " + show(want.memory_bytes));
     bool computeSame = got.compute_us.size() == want.compute_us.size();
     for (size_t d = 0; computeSame && d < got.compute_us.size(); ++d)
       computeSame = same(got.compute_us[d], want.compute_us[d]);
@@ -293,6 +299,13 @@ DeviceSet parseDeviceSet(std::string_view text, const std::string& file) {
       if (dev.tflops <= 0) throw InputError("", p + ".tflops", "must be positive");
       if (auto it = devs[i].find("memory_gb"); it != devs[i].end())
         dev.memory_gb = nonNegative(*it, p + ".memory_gb");
+      // Memory bandwidth (the roofline of nodes with memory_bytes): when a file leaves it out,
+      // the P100's ratio of 732 GB/s to 9.3 TFLOPS, scaled to the device's throughput.
+      dev.memory_gbps = dev.tflops * (732.0 / 9.3);
+      if (auto it = devs[i].find("memory_gbps"); it != devs[i].end()) {
+        dev.memory_gbps = number(*it, p + ".memory_gbps");
+        if (dev.memory_gbps <= 0) throw InputError("", p + ".memory_gbps", "must be positive");
+      }
       d.devices.push_back(dev);
     }
     const size_t n = d.devices.size();
@@ -324,6 +337,7 @@ json graphToJson(const DataflowGraph& g) {
     if (!n.op.empty()) jn["op"] = n.op;
     if (n.flops > 0) jn["flops"] = n.flops;
     if (n.output_bytes > 0) jn["output_bytes"] = n.output_bytes;
+    if (n.memory_bytes > 0) jn["memory_bytes"] = n.memory_bytes;
     if (n.compute_us.size() == 1) jn["compute_us"] = n.compute_us[0];
     if (n.compute_us.size() > 1) jn["compute_us"] = n.compute_us;
     if (g.groups) {
@@ -360,7 +374,10 @@ std::string writeDeviceSetJson(const DeviceSet& d, int indent) {
   root["name"] = d.name;
   json devs = json::array();
   for (const Device& dev : d.devices)
-    devs.push_back({{"name", dev.name}, {"tflops", dev.tflops}, {"memory_gb", dev.memory_gb}});
+    devs.push_back({{"name", dev.name},
+                    {"tflops", dev.tflops},
+                    {"memory_gb", dev.memory_gb},
+                    {"memory_gbps", dev.memory_gbps}});
   root["devices"] = std::move(devs);
   root["links"] = {{"bandwidth_gbps", d.bandwidth_gbps}, {"latency_us", d.latency_us}};
   return root.dump(indent) + "\n";

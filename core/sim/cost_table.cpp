@@ -24,6 +24,8 @@ CostTable::CostTable(const DataflowGraph& g, const DeviceSet& ds)
         c = node.compute_us[d];
       } else {
         c = node.flops / (ds.devices[d].tflops * 1e6);  // FLOP / (TFLOP/s) in microseconds
+        if (node.memory_bytes > 0)  // the roofline: bytes / (GB/s) in microseconds
+          c = std::max(c, node.memory_bytes / (ds.devices[d].memory_gbps * 1e3));
       }
       compute_[static_cast<size_t>(v) * d_ + d] = c;
       lo = d == 0 ? c : std::min(lo, c);
