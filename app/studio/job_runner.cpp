@@ -24,6 +24,8 @@ const char* jobSlotName(JobSlot slot) {
       return "fleet";
     case JobSlot::Stepper:
       return "stepper";
+    case JobSlot::Import:
+      return "import";
   }
   return "?";
 }

@@ -22,8 +22,9 @@ class QThread;
 
 namespace doppler::studio {
 
-enum class JobSlot { Layout, Placement, Search, Training, Execution, Fleet, Stepper };
-inline constexpr int kJobSlotCount = 7;
+// Import: reading a model file that takes seconds (ONNX), off the GUI thread.
+enum class JobSlot { Layout, Placement, Search, Training, Execution, Fleet, Stepper, Import };
+inline constexpr int kJobSlotCount = 8;
 const char* jobSlotName(JobSlot slot);
 
 class JobRunner;

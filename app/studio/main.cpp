@@ -27,7 +27,8 @@ int main(int argc, char** argv) {
   parser.addVersionOption();
   parser.addPositionalArgument(
       QStringLiteral("file"),
-      QStringLiteral("A graph (dataflow-graph/1 JSON or Doppler text) or a device set to open"),
+      QStringLiteral(
+          "A graph (dataflow-graph/1 JSON, Doppler text or an ONNX model) or a device set to open"),
       QStringLiteral("[file]"));
   QCommandLineOption devices(QStringLiteral("devices"),
                              QStringLiteral("Device set: a device-set/1 file, a preset or a count"),

@@ -19,6 +19,7 @@
 #include "app/studio/help_overlay.h"
 #include "app/studio/job_runner.h"
 #include "app/studio/layout_job.h"
+#include "app/studio/onnx_dims_dialog.h"
 #include "app/studio/presentation_mode.h"
 #include "app/studio/studio_document.h"
 #include "app/studio/studio_toolbar.h"
@@ -98,7 +99,9 @@ void MainWindow::connectParts() {
   connect(graphView_, &GraphView::layoutRequested, this,
           [this](std::shared_ptr<const LayoutInput> input) {
             statusBar()->showMessage(
-                tr("Laying out %1 nodes with Graphviz dot…").arg(input->nodeCount()));
+                tr("Laying out %1 nodes with Graphviz %2… (Esc cancels)")
+                    .arg(input->nodeCount())
+                    .arg(QString::fromLatin1(layoutEngineFor(input->nodeCount()))));
             jobs_->start<LayoutOutcome>(
                 JobSlot::Layout,
                 [cache = layoutCache_.get(), input](const JobContext& ctx) {
@@ -108,13 +111,35 @@ void MainWindow::connectParts() {
                   if (!outcome.result) return;
                   graphView_->setLayoutResult(outcome.result);
                   if (!outcome.result->error.isEmpty()) showError(outcome.result->error);
-                  layoutStatus_ =
-                      outcome.cached
-                          ? tr("layout from cache")
-                          : tr("Graphviz dot layout %1 s").arg(outcome.result->seconds, 0, 'f', 2);
+                  const QString engine = outcome.result->engine.isEmpty()
+                                             ? tr("grid")
+                                             : tr("Graphviz %1").arg(outcome.result->engine);
+                  layoutStatus_ = outcome.cached ? tr("layout from cache")
+                                                 : tr("%1 layout of %2 nodes %3 s")
+                                                       .arg(engine)
+                                                       .arg(outcome.result->centers.size())
+                                                       .arg(outcome.result->seconds, 0, 'f', 2);
                   statusBar()->showMessage(layoutStatus_, 8000);
                 },
                 [this](const QString& error) { showError(error); });
+          });
+  // Abandoned: the Graphviz call cannot be interrupted, so the layout thread finishes it in the
+  // background (and caches it); its delivery is dropped. A later layout waits for that call.
+  connect(graphView_, &GraphView::layoutCancelRequested, this, [this] {
+    jobs_->abandon(JobSlot::Layout);
+    statusBar()->showMessage(tr("Layout abandoned; the view keeps what it showed"), 8000);
+  });
+
+  // ONNX models: imported on the import slot; dynamic dimensions are asked for.
+  connect(document_, &StudioDocument::openFailed, this, &MainWindow::showError);
+  connect(document_, &StudioDocument::dimsNeeded, this, &MainWindow::askOnnxDims);
+  connect(document_, &StudioDocument::imported, this,
+          [this](const QString& path, const QString& notes) {
+            importNotes_ = notes;
+            statusBar()->showMessage(
+                notes.isEmpty() ? tr("Imported %1").arg(QFileInfo(path).fileName())
+                                : tr("Imported %1 · %2").arg(QFileInfo(path).fileName(), notes),
+                20000);
           });
 
   connect(document_, &StudioDocument::graphChanged, this, &MainWindow::onGraphChanged);
@@ -267,6 +292,28 @@ void MainWindow::showError(const QString& message) {
 
 void MainWindow::clearError() {
   banner_->hide();
+}
+
+OnnxDimsDialog* MainWindow::dimsDialog() const {
+  return dimsDialog_.data();
+}
+
+void MainWindow::askOnnxDims(const QString& path, const QStringList& names,
+                             const QStringList& tensors, const QString& reason) {
+  delete dimsDialog_;
+  std::vector<OnnxDimsDialog::Dim> dims;
+  for (int i = 0; i < names.size(); ++i)
+    dims.push_back(
+        {names[i], i < tensors.size() ? tensors[i] : QString(), settings_.onnxDim(names[i], 1)});
+  dimsDialog_ = new OnnxDimsDialog(path, dims, reason, this);
+  dimsDialog_->setAttribute(Qt::WA_DeleteOnClose);
+  connect(dimsDialog_, &QDialog::accepted, this, [this, dialog = dimsDialog_.data()] {
+    const auto values = dialog->values();
+    for (const auto& [name, value] : values)
+      settings_.setOnnxDim(QString::fromStdString(name), value);
+    document_->openOnnx(dialog->path(), values);
+  });
+  dimsDialog_->open();  // window-modal, not blocking: the studio keeps what it shows
 }
 
 bool MainWindow::openFile(const QString& path) {

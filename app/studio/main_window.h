@@ -6,6 +6,7 @@
 // settings, docks), background work goes through the job runner, and the menus are built in
 // main_window_actions.cpp from the one shortcut table.
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
 #include <optional>
 #include <vector>
@@ -49,6 +50,7 @@ class StepperSession;
 class TrainingController;
 struct StepperSource;
 class RunsController;
+class OnnxDimsDialog;
 
 struct StudioOptions {
   QString file;        // a graph or device file to open
@@ -117,6 +119,11 @@ class MainWindow : public QMainWindow {
   // and keeps what was open. Returns success.
   bool openFile(const QString& path);
   QString lastError() const { return lastError_; }
+  // The dialog asking for an ONNX model's dynamic dimensions while it is open (null otherwise),
+  // and the importer's notes on the last model (ops costed by output bytes), shown in the status
+  // bar when it opened.
+  OnnxDimsDialog* dimsDialog() const;
+  QString importNotes() const { return importNotes_; }
   void loadDemo();
 
   bool presentationMode() const;
@@ -174,6 +181,8 @@ class MainWindow : public QMainWindow {
   void chooseDevices(const QString& spec);
   void showError(const QString& message);
   void clearError();
+  void askOnnxDims(const QString& path, const QStringList& names, const QStringList& tensors,
+                   const QString& reason);
   void addRecent(const QString& path);
   void rebuildRecentMenu();
   void updateTitle();
@@ -229,6 +238,8 @@ class MainWindow : public QMainWindow {
   QString lastError_;
   QStringList recent_;
   QString layoutStatus_;
+  QPointer<OnnxDimsDialog> dimsDialog_;
+  QString importNotes_;
 };
 
 }  // namespace doppler::studio

@@ -161,7 +161,8 @@ void MainWindow::buildActions() {
 void MainWindow::openDialog() {
   const QString path =
       QFileDialog::getOpenFileName(this, tr("Open a graph or a device set"), QString(),
-                                   tr("Graphs and device sets (*.json *.txt);;All files (*)"));
+                                   tr("Graphs, ONNX models and device sets (*.json *.txt *.onnx);;"
+                                      "ONNX models (*.onnx);;All files (*)"));
   if (!path.isEmpty()) openFile(path);
 }
 

@@ -1,11 +1,13 @@
 #include "app/studio/studio_document.h"
 
+#include <QFile>
 #include <QFileInfo>
 
 #include "core/graph/device_spec.h"
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
+#include "core/graph/onnx_import.h"
 
 namespace doppler::studio {
 
@@ -28,6 +30,15 @@ PlacementInputs StudioDocument::inputsFor(std::shared_ptr<const DataflowGraph> g
 }
 
 bool StudioDocument::openFile(const QString& path, QString* error) {
+  {
+    // ONNX models are binary and may be large: straight to the importer.
+    QFile f(path);
+    const std::string head = f.open(QIODevice::ReadOnly) ? f.read(64).toStdString() : std::string();
+    if (QFileInfo::exists(path) && looksLikeOnnx(path.toStdString(), head)) {
+      openOnnx(path, {});
+      return true;
+    }
+  }
   try {
     const std::string text = readTextFile(path.toStdString(), 64u << 20);
     if (text.substr(0, 4096).find("device-set/1") != std::string::npos)
@@ -41,6 +52,12 @@ bool StudioDocument::openFile(const QString& path, QString* error) {
 
 bool StudioDocument::openGraphFile(const QString& path, QString* error) {
   try {
+    QFile f(path);
+    const std::string head = f.open(QIODevice::ReadOnly) ? f.read(64).toStdString() : std::string();
+    if (QFileInfo::exists(path) && looksLikeOnnx(path.toStdString(), head)) {
+      openOnnx(path, {});
+      return true;
+    }
     auto graph = std::make_shared<const DataflowGraph>(readGraphFile(path.toStdString()));
     if (graph->nodeCount() == 0)
       throw InputError(path.toStdString(), "nodes", "the graph has no nodes");
@@ -55,6 +72,79 @@ bool StudioDocument::openGraphFile(const QString& path, QString* error) {
     if (error) *error = QString::fromStdString(e.what());
     return false;
   }
+}
+
+bool StudioDocument::importing() const {
+  return runner_->busy(JobSlot::Import);
+}
+
+namespace {
+
+struct OnnxOutcome {
+  std::shared_ptr<const DataflowGraph> graph;
+  QString notes;                     // fallbackLine, external data
+  QString error;                     // import failed
+  QStringList dimNames, dimTensors;  // dynamic dimensions still unbound
+};
+
+}  // namespace
+
+void StudioDocument::openOnnx(const QString& path, const std::map<std::string, int64_t>& dims) {
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  runner_->start<OnnxOutcome>(
+      JobSlot::Import,
+      [file = absolute.toStdString(), dims](const JobContext&) {
+        OnnxOutcome out;
+        OnnxImportOptions options;
+        options.dims = dims;
+        OnnxImportReport report;
+        try {
+          DataflowGraph g = importOnnxFile(file, options, &report);
+          if (g.nodeCount() == 0) throw InputError(file, "graph", "the model has no nodes");
+          out.graph = std::make_shared<const DataflowGraph>(std::move(g));
+        } catch (const InputError& e) {
+          out.error = QString::fromStdString(e.what());
+          // An unbound dynamic dimension: ask for every one the model leaves open.
+          try {
+            for (const OnnxDynamicDim& dim : onnxDynamicDims(file))
+              if (!dims.count(dim.name)) {
+                out.dimNames << QString::fromStdString(dim.name);
+                out.dimTensors << QString::fromStdString(dim.tensor);
+              }
+          } catch (const std::exception&) {
+          }
+          return out;
+        }
+        QStringList notes;
+        if (const std::string line = report.fallbackLine(); !line.empty())
+          notes << QString::fromStdString(line);
+        if (report.external_data) notes << QStringLiteral("weights in side files were not read");
+        out.notes = notes.join(QStringLiteral("; "));
+        return out;
+      },
+      [this, absolute](OnnxOutcome out) {
+        if (!out.dimNames.isEmpty()) {
+          Q_EMIT dimsNeeded(absolute, out.dimNames, out.dimTensors, out.error);
+          return;
+        }
+        if (!out.graph) {
+          Q_EMIT openFailed(out.error);
+          return;
+        }
+        try {
+          PlacementInputs in;
+          try {
+            in = inputsFor(out.graph);
+          } catch (const InputError& e) {
+            throw e.inFile(absolute.toStdString());
+          }
+          commit(std::move(in), absolute, true, false);
+          Q_EMIT imported(absolute, out.notes);
+        } catch (const std::exception& e) {
+          Q_EMIT openFailed(QString::fromStdString(e.what()));
+        }
+      },
+      [this](const QString& error) { Q_EMIT openFailed(error); });
 }
 
 bool StudioDocument::setDevicesSpec(const QString& spec, QString* error) {

@@ -8,8 +8,15 @@
 // thread, within milliseconds, so a tuner change shows at once. Larger graphs and search methods
 // go to the job runner (placement and search slots), with progress, cancel, and results of
 // superseded jobs dropped.
+//
+// ONNX models (onnx_import.h) are imported on the runner's import slot: a 20,000-node model takes
+// about a second. openFile then returns true at once ("started"); the graph arrives as usual
+// (graphChanged), or openFailed says why, and nothing changes meanwhile. A model whose dynamic
+// dimensions are not all bound asks for them (dimsNeeded); openOnnx imports with the values.
 #include <QObject>
 #include <QString>
+#include <QStringList>
+#include <map>
 #include <memory>
 
 #include "app/studio/job_runner.h"
@@ -29,6 +36,9 @@ class StudioDocument : public QObject {
   // detected by content. On failure returns false and sets *error; nothing changes.
   bool openFile(const QString& path, QString* error);
   bool openGraphFile(const QString& path, QString* error);
+  // An ONNX model with these dynamic dimensions bound (on the import slot; see above).
+  void openOnnx(const QString& path, const std::map<std::string, int64_t>& dims);
+  bool importing() const;
   // A device-set/1 file, a preset name or a count (as `doppler --devices`).
   bool setDevicesSpec(const QString& spec, QString* error);
   // A graph built in memory (the workload generator, the demo).
@@ -57,6 +67,13 @@ class StudioDocument : public QObject {
   void busyChanged(bool busy);
   void progress(long done, long total, double best_us);
   void computeFailed(const QString& message);
+  // An ONNX import: failed (file, node, problem), or needs dynamic dimensions (their names and a
+  // tensor that has each), or finished with the importer's one-line notes (ops costed by output
+  // bytes, weights in side files), empty if none.
+  void openFailed(const QString& message);
+  void dimsNeeded(const QString& path, const QStringList& names, const QStringList& tensors,
+                  const QString& reason);
+  void imported(const QString& path, const QString& notes);
 
  private:
   bool commit(PlacementInputs inputs, const QString& graphSource, bool graphChanged,

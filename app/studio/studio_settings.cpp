@@ -72,4 +72,23 @@ void StudioSettings::setFirstRunDone(bool value) {
   write(key::kFirstRunDone, value);
 }
 
+qint64 StudioSettings::onnxDim(const QString& name, qint64 fallback) const {
+  if (fresh_) {
+    const auto it = sessionDims_.find(name);
+    return it == sessionDims_.end() ? fallback : it->second;
+  }
+  return QSettings()
+      .value(
+          QStringLiteral("onnxDims/") + QString(name).replace(QLatin1Char('/'), QLatin1Char('_')),
+          fallback)
+      .toLongLong();
+}
+void StudioSettings::setOnnxDim(const QString& name, qint64 value) {
+  sessionDims_[name] = value;
+  if (!fresh_)
+    QSettings().setValue(
+        QStringLiteral("onnxDims/") + QString(name).replace(QLatin1Char('/'), QLatin1Char('_')),
+        value);
+}
+
 }  // namespace doppler::studio

@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringList>
 #include <QVariant>
+#include <map>
 
 namespace doppler::studio {
 
@@ -30,11 +31,16 @@ class StudioSettings {
   // Set after the first start: from then on the studio reopens the last graph, not the demo.
   bool firstRunDone() const;
   void setFirstRunDone(bool value);
+  // The value last given to an ONNX model's dynamic dimension of this name ("batch", "seq"), or
+  // `fallback`. A fresh instance remembers them for its own lifetime only.
+  qint64 onnxDim(const QString& name, qint64 fallback) const;
+  void setOnnxDim(const QString& name, qint64 value);
 
  private:
   QVariant read(const char* key, const QVariant& fallback) const;
   void write(const char* key, const QVariant& value);
   bool fresh_;
+  std::map<QString, qint64> sessionDims_;  // fresh: the dimensions given in this run
 };
 
 }  // namespace doppler::studio

@@ -39,6 +39,7 @@ void gridFallback(const LayoutInput& in, LayoutResult& out) {
   out.width = cols * 90 + 60;
   out.height = (n / cols + 1) * 40 + 30;
   out.splines.assign(in.edges.size(), {});
+  out.clusterRects.resize(in.clusters.size());
   out.arrowTip.resize(in.edges.size());
   for (size_t e = 0; e < in.edges.size(); ++e) {
     const QPointF a = out.centers[in.edges[e].first], b = out.centers[in.edges[e].second];
@@ -77,6 +78,62 @@ LayoutInput makeLayoutInput(const DataflowGraph& g, const QFont& font, LayoutDir
   in.edges.reserve(g.edgeCount());
   for (const Edge& e : g.edges()) in.edges.emplace_back(e.src, e.dst);
   return in;
+}
+
+NodeBox nodeBox(const DisplayGraph& d, int v, const QFontMetricsF& fm) {
+  NodeBox box;
+  const double h = std::ceil(fm.height() + 10);
+  if (!d.isGroup(v)) {
+    box.label = nodeLabel(*d.shown(), v);
+    box.size = QSizeF(std::max(h * 1.6, std::ceil(fm.horizontalAdvance(box.label) + 16)), h);
+    return box;
+  }
+  // A group: its id (the members' common scope), elided in the middle, over its summary.
+  box.label = fm.elidedText(QString::fromStdString(d.shown()->node(v).id), Qt::ElideMiddle,
+                            fm.averageCharWidth() * 42);
+  box.summary = QString::fromStdString(groupSummary(d, v));
+  const double w = std::max(fm.horizontalAdvance(box.label), fm.horizontalAdvance(box.summary));
+  box.size = QSizeF(std::max(h * 2.2, std::ceil(w + 22)), std::ceil(fm.height() * 2 + 16));
+  return box;
+}
+
+LayoutInput makeLayoutInput(const DisplayGraph& d, const QFont& font, LayoutDirection direction) {
+  if (!d.coarse()) return makeLayoutInput(*d.shown(), font, direction);
+  const DataflowGraph& g = *d.shown();
+  LayoutInput in;
+  in.direction = direction;
+  QFontMetricsF fm(font);
+  const int n = g.nodeCount();
+  in.width_pt.resize(n);
+  in.height_pt.resize(n);
+  uint64_t hash = mix(graphHash(g), 0x6772u);  // not the hash of the same graph drawn plain
+  for (int v = 0; v < n; ++v) {
+    const NodeBox box = nodeBox(d, v, fm);
+    in.width_pt[v] = box.size.width();
+    in.height_pt[v] = box.size.height();
+    hash = mix(mix(hash, static_cast<uint64_t>(box.size.width() * 16)),
+               static_cast<uint64_t>(box.size.height() * 16));
+  }
+  // The members of each expanded group stay together, framed.
+  std::vector<int> clusterOf(d.base() ? d.base()->nodeCount() : 0, -1);
+  for (int v = 0; v < n; ++v) {
+    if (!d.isExpandedMember(v)) continue;
+    int& c = clusterOf[d.baseGroupOf(v)];
+    if (c < 0) {
+      c = static_cast<int>(in.clusters.size());
+      in.clusters.emplace_back();
+    }
+    in.clusters[c].push_back(v);
+  }
+  for (const auto& cluster : in.clusters) hash = mix(hash, cluster.size());
+  in.hash = mix(hash, static_cast<uint64_t>(direction));
+  in.edges.reserve(g.edgeCount());
+  for (const Edge& e : g.edges()) in.edges.emplace_back(e.src, e.dst);
+  return in;
+}
+
+const char* layoutEngineFor(int n) {
+  return n <= kDotMaxNodes ? "dot" : "sfdp";
 }
 
 LayoutDirection preferredDirection(const DataflowGraph& g, QSizeF pane) {
@@ -122,6 +179,8 @@ LayoutResult computeLayout(const LayoutInput& in, const CancelToken& cancel) {
     return out;
   }
 
+  const char* engine = layoutEngineFor(n);
+  const bool dot = std::string(engine) == "dot";
   GVC_t* gvc = gvContext();
   Agraph_t* g = agopen(cs("g"), Agdirected, nullptr);
   agsafeset(g, cs("rankdir"), cs(in.direction == LayoutDirection::LeftToRight ? "LR" : "TB"),
@@ -130,9 +189,15 @@ LayoutResult computeLayout(const LayoutInput& in, const CancelToken& cancel) {
   agsafeset(g, cs("ranksep"), cs("0.35"), cs(""));
   // Large graphs: straight edge routing and fewer crossing-minimisation passes keep dot within
   // a few seconds; small graphs get Bézier splines.
-  if (n > 1500) {
+  if (dot && n > 600) {
     agsafeset(g, cs("splines"), cs("line"), cs(""));
     agsafeset(g, cs("mclimit"), cs("0.5"), cs(""));
+  }
+  if (!dot) {
+    // sfdp: boxes kept apart, straight edges (the view draws chords), a fixed seed.
+    agsafeset(g, cs("overlap"), cs("prism"), cs(""));
+    agsafeset(g, cs("splines"), cs("false"), cs(""));
+    agsafeset(g, cs("sep"), cs("+6"), cs(""));
   }
   Agsym_t* shape = agattr(g, AGNODE, cs("shape"), cs("box"));
   Agsym_t* fixed = agattr(g, AGNODE, cs("fixedsize"), cs("true"));
@@ -152,6 +217,18 @@ LayoutResult computeLayout(const LayoutInput& in, const CancelToken& cancel) {
     agxset(nodes[v], width, cs(std::to_string(in.width_pt[v] / 72.0).c_str()));
     agxset(nodes[v], height, cs(std::to_string(in.height_pt[v] / 72.0).c_str()));
   }
+  // Clusters (dot only): subgraphs named cluster_*, framed with a margin for their title.
+  std::vector<Agraph_t*> clusters;
+  if (dot)
+    for (size_t c = 0; c < in.clusters.size(); ++c) {
+      const std::string name = "cluster_" + std::to_string(c);
+      Agraph_t* sub = agsubg(g, cs(name.c_str()), 1);
+      agsafeset(sub, cs("margin"), cs("14"), cs(""));
+      agsafeset(sub, cs("label"), cs(" "), cs(""));
+      for (int v : in.clusters[c])
+        if (v >= 0 && v < n) agsubnode(sub, nodes[v], 1);
+      clusters.push_back(sub);
+    }
   std::vector<Agedge_t*> edges(in.edges.size());
   for (size_t e = 0; e < in.edges.size(); ++e)
     edges[e] = agedge(g, nodes[in.edges[e].first], nodes[in.edges[e].second], nullptr, 1);
@@ -162,27 +239,28 @@ LayoutResult computeLayout(const LayoutInput& in, const CancelToken& cancel) {
     out.cancelled = true;
     return out;
   }
-  if (gvLayout(gvc, g, "dot") != 0) {
-    out.error = QStringLiteral("Graphviz dot layout failed");
+  if (gvLayout(gvc, g, engine) != 0) {
+    out.error = QStringLiteral("Graphviz %1 layout failed").arg(QString::fromLatin1(engine));
     agclose(g);
     gvFreeContext(gvc);
     gridFallback(in, out);
     out.seconds = timer.nsecsElapsed() / 1e9;
     return out;
   }
-  if (cancel.cancelled()) {
-    gvFreeLayout(gvc, g);
-    agclose(g);
-    gvFreeContext(gvc);
-    out.cancelled = true;
-    return out;
-  }
+  // Once Graphviz has finished, reading the positions back costs little: a layout abandoned
+  // during the call is still completed, so the studio can cache it (its delivery is dropped).
+  out.engine = QString::fromLatin1(engine);
   const boxf bb = GD_bb(g);
   out.width = bb.UR.x - bb.LL.x;
   out.height = bb.UR.y - bb.LL.y;
   auto map = [&](pointf p) { return QPointF(p.x - bb.LL.x, bb.UR.y - p.y); };  // y down
   out.centers.resize(n);
   for (int v = 0; v < n; ++v) out.centers[v] = map(ND_coord(nodes[v]));
+  out.clusterRects.resize(in.clusters.size());
+  for (size_t c = 0; c < clusters.size(); ++c) {
+    const boxf cb = GD_bb(clusters[c]);
+    out.clusterRects[c] = QRectF(map(cb.LL), map(cb.UR)).normalized();
+  }
   out.splines.resize(edges.size());
   out.arrowTip.resize(edges.size());
   for (size_t e = 0; e < edges.size(); ++e) {

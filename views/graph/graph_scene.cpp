@@ -6,7 +6,9 @@
 #include <QStyleOptionGraphicsItem>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
+#include "core/graph/coarsening.h"
 #include "views/common/node_details.h"
 #include "views/common/theme.h"
 #include "views/stepper/score_scale.h"
@@ -48,25 +50,56 @@ class NodeItem : public QGraphicsItem {
       p->setBrush(stepAccentTint(t.dark ? 90 : 70));
       p->drawRoundedRect(rect.adjusted(-grow, -grow, grow, grow), 4 + grow, 4 + grow);
     }
+    if (group) {
+      // A group reads as a stack of cards: two offset outlines behind its box.
+      const QColor card = blendColors(shown, t.background, 0.45);
+      for (int k = 2; k >= 1; --k) {
+        const QRectF behind = rect.translated(3.5 * k, -3.5 * k);
+        if (lod < 0.3) {
+          p->fillRect(behind, k == 2 ? blendColors(card, t.background, 0.4) : card);
+          continue;
+        }
+        p->setRenderHint(QPainter::Antialiasing, true);
+        p->setPen(QPen(border, 1));
+        p->setBrush(k == 2 ? blendColors(card, t.background, 0.4) : card);
+        p->drawRoundedRect(behind, 4, 4);
+      }
+    }
     if (lod < 0.3) {
       p->fillRect(rect, shown);
+      paintShares(p, lod);
     } else {
       const bool aa = !fast || lod > 0.6;
       p->setRenderHint(QPainter::Antialiasing, aa);
       p->setPen(QPen(border, 1));
       p->setBrush(hovered ? shown.lighter(125) : shown);
       p->drawRoundedRect(rect, 4, 4);
-      if (lod > 0.45) {
+      paintShares(p, lod);
+      if (lod > 0.45 || (group && lod > 0.3)) {
         // A prepared text layout: drawing 2,000 labels costs a fraction of laying them out.
         if (text.text().isEmpty()) {
           text.setText(label);
           text.setTextFormat(Qt::PlainText);
           text.prepare(QTransform(), font);
+          if (group) {
+            summaryText.setText(summary);
+            summaryText.setTextFormat(Qt::PlainText);
+            summaryText.prepare(QTransform(), font);
+          }
         }
         p->setPen(faded ? t.mutedText : Theme::textOn(fill));
         p->setFont(font);
         const QSizeF ts = text.size();
-        p->drawStaticText(QPointF(-ts.width() / 2, -ts.height() / 2), text);
+        if (!group) {
+          p->drawStaticText(QPointF(-ts.width() / 2, -ts.height() / 2), text);
+        } else {
+          // Id above, members and summed cost below (above the share bar).
+          const QSizeF ss = summaryText.size();
+          const double gap = 1;
+          const double top = -(ts.height() + ss.height() + gap) / 2 - 1.5;
+          p->drawStaticText(QPointF(-ts.width() / 2, top), text);
+          p->drawStaticText(QPointF(-ss.width() / 2, top + ts.height() + gap), summaryText);
+        }
       }
       p->setRenderHint(QPainter::Antialiasing, true);
     }
@@ -89,9 +122,37 @@ class NodeItem : public QGraphicsItem {
     if (selected) ring(t.selection, std::max(3.0, 3 * px), std::max(2.0, 2 * px));
   }
 
+  // A group's device shares as a bar along its bottom edge (more than one device only).
+  void paintShares(QPainter* p, qreal lod) const {
+    if (!group || shares.size() < 2) return;
+    double total = 0;
+    for (const auto& s : shares) total += s.second;
+    if (total <= 0) return;
+    const double inset = lod < 0.3 ? 0 : 3;
+    const double barH = std::max(4.0, 3.0 / std::max(0.05, lod));
+    const QRectF bar(rect.left() + inset, rect.bottom() - inset - barH, rect.width() - 2 * inset,
+                     barH);
+    double x = bar.left();
+    p->setPen(Qt::NoPen);
+    for (const auto& s : shares) {
+      const double w = bar.width() * s.second / total;
+      p->fillRect(QRectF(x, bar.top(), w, bar.height()), s.first);
+      x += w;
+    }
+    if (lod >= 0.3) {
+      p->setPen(QPen(Theme::current().background, 0.8));
+      p->setBrush(Qt::NoBrush);
+      p->drawRect(bar);
+    }
+  }
+
   int index;
   QString label;
   QStaticText text;
+  QString summary;  // groups: members and summed cost
+  QStaticText summaryText;
+  bool group = false;
+  std::vector<std::pair<QColor, double>> shares;  // groups: device colour, compute time
   QRectF rect;
   QFont font;
   bool fast = false;  // large graphs: no antialiasing when zoomed out
@@ -171,23 +232,64 @@ class EdgeItem : public QGraphicsItem {
   qreal width = 1;
 };
 
+// The frame around the members of an expanded group, titled with the group's id.
+class GroupFrameItem : public QGraphicsItem {
+ public:
+  GroupFrameItem(QRectF rect, QString title, QFont font)
+      : rect(rect), title(std::move(title)), font(std::move(font)) {
+    setZValue(-1);
+  }
+  QRectF boundingRect() const override { return rect.adjusted(-2, -2, 2, 2); }
+  void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) override {
+    const Theme& t = Theme::current();
+    const qreal lod = std::max(0.01, option->levelOfDetailFromTransform(p->worldTransform()));
+    p->setRenderHint(QPainter::Antialiasing, true);
+    QPen pen(t.mutedText, std::max(1.2, 1.2 / lod), Qt::DashLine);
+    p->setPen(pen);
+    p->setBrush(blendColors(t.panel, t.background, t.dark ? 0.3 : 0.5));
+    p->drawRoundedRect(rect, 8, 8);
+    if (lod > 0.3) {
+      p->setPen(t.mutedText);
+      p->setFont(font);
+      p->drawText(rect.adjusted(8, 3, -8, -3), Qt::AlignLeft | Qt::AlignTop,
+                  QFontMetricsF(font).elidedText(title, Qt::ElideMiddle, rect.width() - 16));
+    }
+  }
+  QRectF rect;
+  QString title;
+  QFont font;
+};
+
 GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {}
 GraphScene::~GraphScene() = default;
 
 void GraphScene::setGraph(std::shared_ptr<const DataflowGraph> graph, uint64_t layoutHash) {
-  if (graph == graph_ && layoutHash == hash_) return;
+  if (graph && graph == graph_ && layoutHash == hash_) return;
+  setDisplay(graph ? std::make_shared<const DisplayGraph>(
+                         DisplayGraph::of(std::move(graph), std::numeric_limits<int>::max()))
+                   : nullptr,
+             layoutHash);
+}
+
+void GraphScene::setDisplay(DisplayGraphPtr display, uint64_t layoutHash) {
+  if (display == display_ && layoutHash == hash_) return;
+  const bool sameGraph = display && display_ && display->full() == display_->full();
   clear();
   nodes_.clear();
   edges_.clear();
+  frames_.clear();
+  device_.clear();
   layout_.reset();
-  graph_ = std::move(graph);
+  display_ = std::move(display);
+  graph_ = display_ ? display_->shown() : nullptr;
   hash_ = layoutHash;
   hovered_ = selected_ = -1;
-  marked_.clear();
+  if (!sameGraph) marked_.clear();
+  const size_t full = display_ ? display_->fullCount() : 0;
+  if (overlay_ && overlay_->placed.size() != full) overlay_.reset();
   roles_.clear();
-  if (overlay_ && overlay_->placed.size() != static_cast<size_t>(graph_ ? graph_->nodeCount() : 0))
-    overlay_.reset();
-  if (snapshot_ && snapshot_->graph != graph_) snapshot_.reset();
+  if (overlay_) setStepOverlay(overlay_);  // its roles, per drawn node
+  if (snapshot_ && (!display_ || snapshot_->graph != display_->full())) snapshot_.reset();
   setSceneRect(QRectF());
   Q_EMIT contentChanged();
 }
@@ -204,16 +306,17 @@ void GraphScene::build() {
   clear();
   nodes_.clear();
   edges_.clear();
+  frames_.clear();
   const DataflowGraph& g = *graph_;
   const QFont labelFont = font();
   QFontMetricsF fm(labelFont);
-  const double h = std::ceil(fm.height() + 10);
   nodes_.reserve(g.nodeCount());
   const bool fast = g.nodeCount() > 600;
   for (int v = 0; v < g.nodeCount(); ++v) {
-    const QString label = nodeLabel(g, v);
-    const double w = std::max(h * 1.6, std::ceil(fm.horizontalAdvance(label) + 16));
-    auto* item = new NodeItem(v, label, QSizeF(w, h));
+    const NodeBox box = nodeBox(*display_, v, fm);
+    auto* item = new NodeItem(v, box.label, box.size);
+    item->group = display_->isGroup(v);
+    item->summary = box.summary;
     item->font = labelFont;
     item->fast = fast;
     item->setPos(layout_->centers[v]);
@@ -226,6 +329,33 @@ void GraphScene::build() {
     item->fast = fast;
     addItem(item);
     edges_.push_back(item);
+  }
+  // Frames around expanded groups: dot's cluster boxes (sfdp has none: the members' bounds).
+  std::vector<std::vector<int>> clusters;
+  {
+    std::vector<int> clusterOf(display_->base() ? display_->base()->nodeCount() : 0, -1);
+    for (int v = 0; v < g.nodeCount(); ++v) {
+      if (!display_->isExpandedMember(v)) continue;
+      int& c = clusterOf[display_->baseGroupOf(v)];
+      if (c < 0) {
+        c = static_cast<int>(clusters.size());
+        clusters.emplace_back();
+      }
+      clusters[c].push_back(v);
+    }
+  }
+  for (size_t c = 0; c < clusters.size(); ++c) {
+    QRectF r = c < layout_->clusterRects.size() ? layout_->clusterRects[c] : QRectF();
+    if (r.isEmpty())
+      for (int v : clusters[c])
+        r |= nodes_[v]->rect.translated(nodes_[v]->pos()).adjusted(-12, -22, 12, 10);
+    const int group = display_->baseGroupOf(clusters[c].front());
+    const QString title = QStringLiteral("%1 \u00b7 %2 nodes")
+                              .arg(QString::fromStdString(display_->base()->node(group).id))
+                              .arg(display_->base()->groups->members[group].size());
+    auto* frame = new GroupFrameItem(r, title, labelFont);
+    addItem(frame);
+    frames_.push_back(frame);
   }
   setSceneRect(QRectF(-20, -20, layout_->width + 40, layout_->height + 40));
   restyle();
@@ -242,47 +372,58 @@ void GraphScene::setSnapshot(SnapshotPtr snapshot) {
 
 void GraphScene::restyle() {
   crossEdges_ = 0;
-  if (nodes_.empty() || !snapshot_ || snapshot_->graph != graph_) {
+  device_.clear();
+  if (nodes_.empty() || !snapshot_ || !display_ || snapshot_->graph != display_->full()) {
     Q_EMIT contentChanged();
     return;
   }
+  const DisplayGraph& d = *display_;
   const int n = static_cast<int>(nodes_.size());
+  const int full = d.fullCount();
   // While stepping, the plan's devices: an override's branch places nodes elsewhere than the
   // snapshot, and the not-yet-placed nodes show where the plan will put them.
-  const bool stepping = static_cast<int>(roles_.size()) == n;
+  const bool stepping = overlay_ && static_cast<int>(roles_.size()) == n;
   Assignment planned;
   if (stepping) {
     planned = snapshot_->assignment;
     const int devices = snapshot_->costs ? snapshot_->costs->devices() : 0;
     for (const NodeSpan& span : overlay_->plan.nodes)
-      if (span.node >= 0 && span.node < n && span.device >= 0 && span.device < devices)
+      if (span.node >= 0 && span.node < full && span.device >= 0 && span.device < devices)
         planned[span.node] = span.device;
   }
   const Assignment& a = stepping ? planned : snapshot_->assignment;
+  const DisplayPlacement placed =
+      placementOnDisplay(d, *snapshot_, a, showCritical_ ? &critical_ : nullptr);
+  device_ = placed.device;
   // The moved outlines compare the tuner's last two placements; while stepping they would be
-  // read as the branch's changes, so they rest.
+  // read as the branch's changes, so they rest. Full nodes light the drawn node holding them.
   std::vector<char> moved(n, 0);
   if (!stepping)
     for (int v : snapshot_->moved)
-      if (v >= 0 && v < n) moved[v] = 1;
+      if (const int shown = d.shownOf(v); shown >= 0) moved[shown] = 1;
   std::vector<char> marked(n, 0);
   for (int v : marked_)
-    if (v >= 0 && v < n) marked[v] = 1;
+    if (const int shown = d.shownOf(v); shown >= 0) marked[shown] = 1;
   std::vector<const ComparedMove*> compared(n, nullptr);
   if (!stepping)
     for (const ComparedMove& m : comparedMoves_)
-      if (m.node >= 0 && m.node < n) compared[m.node] = &m;
+      if (const int shown = d.shownOf(m.node); shown >= 0) compared[shown] = &m;
   for (int v = 0; v < n; ++v) {
     NodeItem* item = nodes_[v];
-    item->fill = Theme::deviceColor(compared[v] ? compared[v]->to : a[v]);
+    item->fill = Theme::deviceColor(compared[v] ? compared[v]->to : placed.device[v]);
     item->movedFrom = compared[v] ? compared[v]->from : -1;
-    item->critical =
-        showCritical_ && v < static_cast<int>(critical_.onPath.size()) && critical_.onPath[v];
+    item->critical = placed.onCritical[v];
     item->moved = moved[v];
     item->marked = marked[v];
     item->hovered = v == hovered_;
     item->selected = v == selected_;
     item->step = stepping ? roles_[v] : StepRole::None;
+    item->shares.clear();
+    if (item->group && v < static_cast<int>(placed.shareUs.size()))
+      for (size_t dev = 0; dev < placed.shareUs[v].size(); ++dev)
+        if (placed.shareUs[v][dev] > 0)
+          item->shares.emplace_back(Theme::deviceColor(static_cast<int>(dev)),
+                                    placed.shareUs[v][dev]);
     // Candidates and the pick above their neighbours, so their outlines are never covered.
     item->setZValue(item->step == StepRole::Chosen ? 5 : item->step == StepRole::Ready ? 4 : 3);
     item->update();
@@ -292,30 +433,29 @@ void GraphScene::restyle() {
   };
   const DataflowGraph& g = *graph_;
   double maxTransfer = 0;
-  std::vector<double> transfer(g.edgeCount(), 0);
-  for (int e = 0; e < g.edgeCount(); ++e) {
-    const Edge& edge = g.edge(e);
-    if (a[edge.src] != a[edge.dst]) {
-      transfer[e] = snapshot_->costs->transfer(e, a[edge.src], a[edge.dst]);
-      maxTransfer = std::max(maxTransfer, transfer[e]);
-    }
-  }
+  for (double t : placed.edgeTransferUs) maxTransfer = std::max(maxTransfer, t);
   for (int e = 0; e < g.edgeCount(); ++e) {
     EdgeItem* item = edges_[e];
     const Edge& edge = g.edge(e);
-    item->cross = a[edge.src] != a[edge.dst];
-    crossEdges_ += item->cross;
-    item->width =
-        item->cross && maxTransfer > 0 ? 1.2 + 3.3 * std::sqrt(transfer[e] / maxTransfer) : 1;
-    item->critical = showCritical_ && e < static_cast<int>(critical_.edgeOnPath.size()) &&
-                     critical_.edgeOnPath[e];
+    item->cross = placed.edgeCross[e];
+    item->width = item->cross && maxTransfer > 0
+                      ? 1.2 + 3.3 * std::sqrt(placed.edgeTransferUs[e] / maxTransfer)
+                      : 1;
+    item->critical = placed.edgeCritical[e];
     item->highlighted = edge.src == hovered_ || edge.dst == hovered_ || edge.src == selected_ ||
                         edge.dst == selected_;
     item->dim = !solid(edge.src) || !solid(edge.dst);
     item->restack();
     item->update();
   }
+  // The header counts the graph's own edges that cross devices, drawn or inside a group.
+  const DataflowGraph& fg = *d.full();
+  for (const Edge& edge : fg.edges()) crossEdges_ += a[edge.src] != a[edge.dst];
   Q_EMIT contentChanged();
+}
+
+int GraphScene::nodeDevice(int node) const {
+  return node >= 0 && node < static_cast<int>(device_.size()) ? device_[node] : -1;
 }
 
 void GraphScene::setCriticalPathVisible(bool on) {
@@ -405,19 +545,23 @@ int GraphScene::movedCount() const {
 }
 
 void GraphScene::setStepOverlay(StepOverlayPtr overlay) {
-  const int n = graph_ ? graph_->nodeCount() : 0;
-  if (overlay && (static_cast<int>(overlay->placed.size()) != n ||
-                  static_cast<int>(overlay->plan.nodes.size()) != n))
+  const int full = display_ ? display_->fullCount() : 0;
+  if (overlay && (static_cast<int>(overlay->placed.size()) != full ||
+                  static_cast<int>(overlay->plan.nodes.size()) != full))
     overlay.reset();  // for another graph
   overlay_ = std::move(overlay);
   roles_.clear();
   if (overlay_) {
-    roles_.resize(n);
-    for (int v = 0; v < n; ++v)
-      roles_[v] = overlay_->placed[v] ? StepRole::Placed : StepRole::Unplaced;
+    // A drawn group is placed once all its members are; it is ready or chosen with any member.
+    const DisplayGraph& d = *display_;
+    const int n = d.shownCount();
+    roles_.assign(n, StepRole::Placed);
+    for (int v = 0; v < full; ++v)
+      if (!overlay_->placed[v]) roles_[d.shownOf(v)] = StepRole::Unplaced;
     for (const CandidateScore& c : overlay_->ready)
-      if (c.node >= 0 && c.node < n) roles_[c.node] = StepRole::Ready;
-    if (overlay_->chosen >= 0 && overlay_->chosen < n) roles_[overlay_->chosen] = StepRole::Chosen;
+      if (c.node >= 0 && c.node < full) roles_[d.shownOf(c.node)] = StepRole::Ready;
+    if (overlay_->chosen >= 0 && overlay_->chosen < full)
+      roles_[d.shownOf(overlay_->chosen)] = StepRole::Chosen;
   }
   restyle();
 }
@@ -445,10 +589,14 @@ void GraphScene::paintStepBadges(QPainter& p, const QTransform& toDevice, const 
     bool chosen;
   };
   std::vector<Badge> badges;
+  std::vector<char> badged(nodes_.size(), 0);
   for (const CandidateScore& c : overlay_->ready) {
-    if (c.node < 0 || c.node >= static_cast<int>(nodes_.size())) continue;
+    const int shown = display_->shownOf(c.node);
+    if (shown < 0 || shown >= static_cast<int>(nodes_.size())) continue;
     const bool chosen = c.node == overlay_->chosen;
-    if (chosen || all) badges.push_back({c.node, c.score, chosen});
+    if (!(chosen || all) || (badged[shown] && !chosen)) continue;
+    badged[shown] = 1;
+    badges.push_back({shown, c.score, chosen});
   }
   // The pick first, then best score first: those keep their place when badges collide.
   const bool higher = overlay_->node_higher_better;

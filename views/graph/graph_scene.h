@@ -1,13 +1,20 @@
 #pragma once
-// The dataflow graph as a QGraphicsScene: one item per node (coloured by device, labelled by op)
-// and per edge (cross-device edges dark and as thick as their transfer is long, same-device edges
-// thin and light), positioned by a Graphviz layout. Placement changes recolour the items in place;
-// only a new graph needs a new layout.
+// The dataflow graph as a QGraphicsScene: one item per drawn node (coloured by device, labelled by
+// op) and per edge (cross-device edges dark and as thick as their transfer is long, same-device
+// edges thin and light), positioned by a Graphviz layout. Placement changes recolour the items in
+// place; only a new graph needs a new layout.
+//
+// What is drawn is a DisplayGraph: the graph itself, or groups of it (display_graph.h). A group is
+// a stacked box with its id, member count and summed cost, filled with the device that runs most
+// of its members' work and a bar of every device's share; the members of an expanded group sit in
+// a framed box. Node indices in this interface are drawn nodes, except where they come with the
+// placement (marked nodes, compared moves, the stepper's overlay): those are the full graph's.
 #include <QGraphicsScene>
 #include <vector>
 
 #include "core/sim/critical_path.h"
 #include "views/common/snapshot.h"
+#include "views/graph/display_graph.h"
 #include "views/graph/graph_layout.h"
 #include "views/stepper/step_overlay.h"
 
@@ -15,6 +22,7 @@ namespace doppler::views {
 
 class NodeItem;
 class EdgeItem;
+class GroupFrameItem;
 
 // What a node is at the decision stepper's current step.
 enum class StepRole {
@@ -31,8 +39,11 @@ class GraphScene : public QGraphicsScene {
   explicit GraphScene(QObject* parent = nullptr);
   ~GraphScene() override;
 
-  // A new graph: items are built when its layout arrives (setLayout with a matching hash).
+  // A new graph, drawn node by node: items are built when its layout arrives (setLayout with a
+  // matching hash).
   void setGraph(std::shared_ptr<const DataflowGraph> graph, uint64_t layoutHash);
+  // A new drawing (the same graph with other groups expanded keeps the placement shown).
+  void setDisplay(DisplayGraphPtr display, uint64_t layoutHash);
   // Ignored unless result->hash matches the graph's layout hash.
   bool setLayout(LayoutResultPtr result);
   void setSnapshot(SnapshotPtr snapshot);
@@ -62,7 +73,13 @@ class GraphScene : public QGraphicsScene {
 
   bool hasLayout() const { return !nodes_.empty() || (graph_ && graph_->nodeCount() == 0); }
   uint64_t layoutHash() const { return hash_; }
+  // The drawn graph (the full graph, or its groups).
   const std::shared_ptr<const DataflowGraph>& graph() const { return graph_; }
+  const DisplayGraphPtr& display() const { return display_; }
+  // The device whose colour fills a drawn node (-1 without a placement).
+  int nodeDevice(int node) const;
+  // Frames around the members of expanded groups (scene coordinates).
+  int groupFrameCount() const { return static_cast<int>(frames_.size()); }
   const SnapshotPtr& snapshot() const { return snapshot_; }
   const CriticalPath& criticalPath() const { return critical_; }
   bool criticalPathVisible() const { return showCritical_; }
@@ -84,7 +101,8 @@ class GraphScene : public QGraphicsScene {
   void restyle();
   void highlightNeighbours(int node, bool on);
 
-  std::shared_ptr<const DataflowGraph> graph_;
+  DisplayGraphPtr display_;
+  std::shared_ptr<const DataflowGraph> graph_;  // display_->shown()
   uint64_t hash_ = 0;
   LayoutResultPtr layout_;
   SnapshotPtr snapshot_;
@@ -94,10 +112,12 @@ class GraphScene : public QGraphicsScene {
   int crossEdges_ = 0;
   std::vector<NodeItem*> nodes_;
   std::vector<EdgeItem*> edges_;
+  std::vector<GroupFrameItem*> frames_;
+  std::vector<int> device_;  // per drawn node while a placement is shown
   std::vector<int> marked_;
   std::vector<ComparedMove> comparedMoves_;
   StepOverlayPtr overlay_;
-  std::vector<StepRole> roles_;  // per node while overlay_ is set
+  std::vector<StepRole> roles_;  // per drawn node while overlay_ is set
 };
 
 }  // namespace doppler::views

@@ -6,9 +6,11 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenu>
 #include <QPainter>
 #include <QScrollBar>
+#include <QToolButton>
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
@@ -20,6 +22,13 @@
 #include "views/stepper/score_scale.h"
 
 namespace doppler::views {
+namespace {
+
+QString count(long n) {
+  return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
+}
+
+}  // namespace
 
 // A small overview of the whole graph with the visible area outlined; click or drag to move.
 class GraphMinimap : public QWidget {
@@ -114,6 +123,14 @@ GraphView::GraphView(SelectionState* selection, QWidget* parent)
   searchEdit_->setPlaceholderText(tr("Find node by id or op (Enter: next, Esc: close)"));
   searchEdit_->setClearButtonEnabled(true);
   searchEdit_->hide();
+  cancelButton_ = new QToolButton(this);
+  cancelButton_->setObjectName(QStringLiteral("cancelLayout"));
+  cancelButton_->setText(tr("Cancel layout (Esc)"));
+  cancelButton_->setToolTip(
+      tr("Stop waiting for this layout and keep working; Graphviz finishes it in the background "
+         "and its result is dropped"));
+  cancelButton_->hide();
+  connect(cancelButton_, &QToolButton::clicked, this, &GraphView::cancelLayout);
   searchInfo_ = new QLabel(this);
   searchInfo_->setAutoFillBackground(true);
   searchInfo_->hide();
@@ -129,45 +146,117 @@ GraphView::GraphView(SelectionState* selection, QWidget* parent)
   });
   if (selection_) {
     connect(selection_, &SelectionState::selectedChanged, this, [this](int v) {
-      scene_->setSelected(v);
-      ensureNodeVisible(v);
+      scene_->setSelected(shownNodeOf(v));
+      ensureNodeVisible(shownNodeOf(v));
     });
     connect(selection_, &SelectionState::hoveredChanged, this,
-            [this](int v) { scene_->setHovered(v); });
+            [this](int v) { scene_->setHovered(shownNodeOf(v)); });
   }
 }
 
 GraphView::~GraphView() = default;
 
 void GraphView::setGraph(std::shared_ptr<const DataflowGraph> graph) {
-  if (graph && graph == scene_->graph()) return;
+  if (graph && display_ && graph == display_->full()) return;
   matches_.clear();
   matchCursor_ = -1;
+  pending_.reset();
+  pendingHash_ = 0;
+  focusGroup_ = -1;
+  layoutCancelled_ = false;
+  cancelButton_->hide();
   if (!graph) {
-    scene_->setGraph(nullptr, 0);
+    display_.reset();
+    scene_->setDisplay(nullptr, 0);
     viewport()->update();
     return;
   }
+  // Coarsening 20,000 nodes takes a few milliseconds; the layout is what goes to the worker.
+  auto display = std::make_shared<const DisplayGraph>(DisplayGraph::of(std::move(graph)));
   // The pane below the view's header; before the view is shown, a typical pane.
   const QSizeF pane = viewport()->height() > 100
                           ? QSizeF(viewport()->width(), viewport()->height() - 40)
                           : QSizeF(1100, 480);
-  direction_ = directionChoice_ ? *directionChoice_ : preferredDirection(*graph, pane);
-  auto input = std::make_shared<LayoutInput>(makeLayoutInput(*graph, scene_->font(), direction_));
-  scene_->setGraph(graph, input->hash);
-  fitPending_ = true;
+  direction_ = directionChoice_ ? *directionChoice_ : preferredDirection(*display->shown(), pane);
+  requestLayoutOf(std::move(display), true);
+}
+
+void GraphView::requestLayoutOf(DisplayGraphPtr display, bool replaceNow) {
+  auto input = std::make_shared<LayoutInput>(makeLayoutInput(*display, scene_->font(), direction_));
+  if (replaceNow) {
+    display_ = display;
+    scene_->setDisplay(display, input->hash);
+    fitPending_ = true;
+  }
+  pending_ = std::move(display);
+  pendingHash_ = input->hash;
+  layoutCancelled_ = false;
+  cancelButton_->show();
+  placeOverlays();
   viewport()->update();
-  Q_EMIT layoutRequested(input);
+  Q_EMIT layoutRequested(input);  // may answer at once (tests): setLayoutResult clears pending_
+}
+
+int GraphView::shownNodeOf(int node) const {
+  return display_ ? display_->shownOf(node) : -1;
+}
+
+bool GraphView::expandGroup(int node) {
+  if (!display_ || !display_->isGroup(node)) return false;
+  std::vector<int> groups = (pending_ ? pending_ : display_)->expanded();
+  const int group = display_->baseGroupOf(node);
+  if (std::find(groups.begin(), groups.end(), group) != groups.end()) return false;
+  groups.push_back(group);
+  focusGroup_ = group;
+  requestLayoutOf(std::make_shared<const DisplayGraph>(display_->withExpanded(groups)), false);
+  return true;
+}
+
+bool GraphView::collapseGroup(int node) {
+  if (!display_ || !display_->isExpandedMember(node)) return false;
+  std::vector<int> groups = (pending_ ? pending_ : display_)->expanded();
+  const int group = display_->baseGroupOf(node);
+  std::erase(groups, group);
+  focusGroup_ = group;
+  requestLayoutOf(std::make_shared<const DisplayGraph>(display_->withExpanded(groups)), false);
+  return true;
+}
+
+void GraphView::collapseAll() {
+  if (!display_ || display_->expanded().empty()) return;
+  focusGroup_ = -1;
+  fitPending_ = true;
+  requestLayoutOf(std::make_shared<const DisplayGraph>(display_->withExpanded({})), false);
+}
+
+void GraphView::cancelLayout() {
+  if (!layoutPending()) return;
+  pending_.reset();
+  pendingHash_ = 0;
+  focusGroup_ = -1;
+  layoutCancelled_ = !hasLayout();
+  cancelButton_->hide();
+  Q_EMIT layoutCancelRequested();
+  viewport()->update();
+}
+
+void GraphView::relayout() {
+  if (!display_ || layoutPending()) return;
+  requestLayoutOf(display_, !hasLayout());
 }
 
 void GraphView::setLayoutDirectionChoice(std::optional<LayoutDirection> fixed) {
   directionChoice_ = fixed;
-  if (auto graph = scene_->graph()) {
-    const SnapshotPtr snapshot = scene_->snapshot();
-    scene_->setGraph(nullptr, 0);  // so that setGraph lays it out again
-    setGraph(graph);
-    if (snapshot) scene_->setSnapshot(snapshot);
+  if (!display_) return;
+  if (fixed)
+    direction_ = *fixed;
+  else {
+    const QSizeF pane = viewport()->height() > 100
+                            ? QSizeF(viewport()->width(), viewport()->height() - 40)
+                            : QSizeF(1100, 480);
+    direction_ = preferredDirection(*display_->shown(), pane);
   }
+  requestLayoutOf(display_, true);  // the same drawing: the placement stays shown
 }
 
 void GraphView::flipLayoutDirection() {
@@ -177,18 +266,48 @@ void GraphView::flipLayoutDirection() {
 }
 
 void GraphView::setLayoutResult(LayoutResultPtr layout) {
-  if (!scene_->setLayout(std::move(layout))) return;
-  if (selection_) {
-    scene_->setSelected(selection_->selected());
-    scene_->setHovered(selection_->hovered());
+  if (!layout) return;
+  if (pendingHash_ != 0 && layout->hash == pendingHash_) {
+    // The drawing this layout was asked for replaces the one shown (same graph: the placement,
+    // the marks and the stepper's overlay stay; the selection is mapped again below).
+    if (scene_->layoutHash() != pendingHash_ || scene_->display() != pending_) {
+      display_ = pending_;
+      scene_->setDisplay(pending_, pendingHash_);
+    }
+    pending_.reset();
+    pendingHash_ = 0;
+    cancelButton_->hide();
   }
-  if (fitPending_) fitAll();
+  if (!scene_->setLayout(std::move(layout))) return;
+  layoutCancelled_ = false;
+  syncSelection();
+  if (focusGroup_ >= 0 && display_) {
+    // Centre on what changed: the expanded group's frame, or the group it collapsed into.
+    QRectF focus;
+    for (int v = 0; v < display_->shownCount(); ++v)
+      if (display_->baseGroupOf(v) == focusGroup_) focus |= scene_->nodeRect(v);
+    focusGroup_ = -1;
+    fitPending_ = false;
+    if (atFit_) fitAll();
+    if (!focus.isEmpty()) {
+      if (zoom() < 0.45) zoomBy(std::min(1.0, 0.8 * viewport()->width() / focus.width()) / zoom());
+      centerOn(focus.center());
+    }
+  } else if (fitPending_) {
+    fitAll();
+  }
   updateMinimap();
   viewport()->update();
 }
 
+void GraphView::syncSelection() {
+  if (!selection_) return;
+  scene_->setSelected(shownNodeOf(selection_->selected()));
+  scene_->setHovered(shownNodeOf(selection_->hovered()));
+}
+
 void GraphView::setSnapshot(SnapshotPtr snapshot) {
-  if (snapshot && snapshot->graph != scene_->graph()) setGraph(snapshot->graph);
+  if (snapshot && (!display_ || snapshot->graph != display_->full())) setGraph(snapshot->graph);
   scene_->setSnapshot(std::move(snapshot));
   // The header grows with a placement (devices, method, legend): a fitted view fits again.
   if (atFit_ && hasLayout()) fitAll();
@@ -234,10 +353,28 @@ ViewHeader GraphView::header() const {
   const SnapshotPtr& s = scene_->snapshot();
   const auto& g = scene_->graph();
   if (!g) return h;
+  const DataflowGraph& full = display_ ? *display_->full() : *g;
   QStringList parts;
-  parts << QString::fromStdString(g->name.empty() ? std::string("unnamed") : g->name)
-        << tr("%1 nodes, %2 edges").arg(g->nodeCount()).arg(g->edgeCount());
-  if (s && s->graph == g) {
+  parts << QString::fromStdString(full.name.empty() ? std::string("unnamed") : full.name)
+        << tr("%1 nodes, %2 edges").arg(count(full.nodeCount()), count(full.edgeCount()));
+  // Which layout engine drew what: "dot · 312 groups of 20,000 nodes".
+  if (const LayoutResultPtr& layout = scene_->layout(); layout && display_) {
+    const QString engine = layout->engine.isEmpty() ? tr("grid") : layout->engine;
+    if (display_->coarse()) {
+      QString drawn = tr("%1 · %2 groups of %3 nodes")
+                          .arg(engine, count(display_->shownCount()), count(full.nodeCount()));
+      if (!display_->expanded().empty())
+        drawn += tr(", %n expanded", nullptr, static_cast<int>(display_->expanded().size()));
+      parts << drawn;
+    } else {
+      parts << engine;
+    }
+  }
+  if (layoutPending() && pending_)
+    parts << tr("laying out %1 with %2… (Esc cancels)")
+                 .arg(count(pending_->shownCount()),
+                      QString::fromLatin1(layoutEngineFor(pending_->shownCount())));
+  if (s && display_ && s->graph == display_->full()) {
     parts << QString::fromStdString(s->devices->name) << QString::fromStdString(s->settings.method)
           << tr("%1 edges cross devices").arg(scene_->crossEdgeCount());
     const int d = s->devices->size();
@@ -251,6 +388,11 @@ ViewHeader GraphView::header() const {
     h.legend.push_back(
         {LegendEntry::Kind::Line, t.crossEdge, tr("cross-device edge (width ∝ transfer time)"), 3});
     h.legend.push_back({LegendEntry::Kind::Line, t.localEdge, tr("same-device edge"), 1});
+    if (display_ && display_->coarse())
+      h.legend.push_back({LegendEntry::Kind::Outline, t.mutedText,
+                          tr("group: members, summed cost; coloured by the device with most of "
+                             "its work, bar: device shares; double-click expands"),
+                          1});
     if (scene_->criticalPathVisible())
       h.legend.push_back({LegendEntry::Kind::Outline, t.critical, tr("critical path"), 2.5});
     if (scene_->movedCount() > 0)
@@ -339,7 +481,8 @@ void GraphView::ensureNodeVisible(int node) {
 
 int GraphView::search(const QString& text, bool next) {
   matches_.clear();
-  const auto& g = scene_->graph();
+  // Searches every node of the graph; a match inside a group marks the group.
+  const auto g = display_ ? display_->full() : nullptr;
   if (!g || text.trimmed().isEmpty()) {
     scene_->setMarked({});
     searchInfo_->hide();
@@ -360,7 +503,7 @@ int GraphView::search(const QString& text, bool next) {
     const int v = matches_[matchCursor_];
     if (selection_) selection_->setSelected(v);
     if (zoom() < 0.8) zoomBy(1.0 / zoom());
-    centerOn(scene_->nodeRect(v).center());
+    centerOn(scene_->nodeRect(shownNodeOf(v)).center());
     searchInfo_->setText(tr(" %1 of %2 ").arg(matchCursor_ + 1).arg(matches_.size()));
   }
   if (searchEdit_->isVisible()) searchInfo_->show();
@@ -380,6 +523,9 @@ void GraphView::placeOverlays() {
   const int hh = currentHeaderHeight();
   searchEdit_->setGeometry(viewport()->width() - w - 10, hh + 8, w,
                            searchEdit_->sizeHint().height());
+  cancelButton_->adjustSize();
+  cancelButton_->move(viewport()->width() - cancelButton_->width() - 10,
+                      searchEdit_->isVisible() ? searchEdit_->geometry().bottom() + 34 : hh + 8);
   searchInfo_->adjustSize();
   searchInfo_->move(viewport()->width() - 10 - searchInfo_->width(),
                     searchEdit_->geometry().bottom() + 4);
@@ -462,8 +608,16 @@ void GraphView::drawForeground(QPainter* painter, const QRectF&) {
   QString hint;
   if (!g)
     hint = tr("Open a graph (Ctrl+O), generate one (Ctrl+G) or drop a file here");
-  else if (!hasLayout())
-    hint = tr("Laying out %1 nodes with Graphviz dot…").arg(g->nodeCount());
+  else if (!hasLayout() && layoutCancelled_)
+    hint = tr("Layout cancelled. Press L to lay the graph out again.");
+  else if (!hasLayout() && display_)
+    hint = display_->coarse()
+               ? tr("Laying out %1 groups of %2 nodes with Graphviz %3… (Esc cancels)")
+                     .arg(count(display_->shownCount()), count(display_->fullCount()),
+                          QString::fromLatin1(layoutEngineFor(display_->shownCount())))
+               : tr("Laying out %1 nodes with Graphviz %2… (Esc cancels)")
+                     .arg(count(display_->shownCount()),
+                          QString::fromLatin1(layoutEngineFor(display_->shownCount())));
   if (!hint.isEmpty()) {
     painter->setPen(t.mutedText);
     painter->setFont(titleFont(*this, 1.1, false));
@@ -484,7 +638,19 @@ void GraphView::wheelEvent(QWheelEvent* event) {
 
 void GraphView::keyPressEvent(QKeyEvent* event) {
   setTransformationAnchor(AnchorViewCenter);
-  if (matches(event, Command::Find)) {
+  const int selectedShown = selection_ ? shownNodeOf(selection_->selected()) : -1;
+  if (event->key() == Qt::Key_Escape && layoutPending() && !searchEdit_->isVisible()) {
+    cancelLayout();
+  } else if (event->key() == Qt::Key_E && !(event->modifiers() & Qt::ShiftModifier) &&
+             selectedShown >= 0 && display_ && display_->isGroup(selectedShown)) {
+    expandGroup(selectedShown);
+  } else if (event->key() == Qt::Key_E && (event->modifiers() & Qt::ShiftModifier) && display_ &&
+             display_->coarse()) {
+    if (!collapseGroup(selectedShown)) collapseAll();
+  } else if (event->key() == Qt::Key_L && event->modifiers() == Qt::NoModifier &&
+             layoutCancelled_) {
+    relayout();
+  } else if (matches(event, Command::Find)) {
     showSearch();
   } else if (matches(event, Command::Fit)) {
     fitAll();
@@ -516,9 +682,21 @@ void GraphView::mousePressEvent(QMouseEvent* event) {
   if (event->button() == Qt::LeftButton) {
     const int v = nodeAtViewport(event->position().toPoint());
     if (v >= 0) {
-      if (selection_) selection_->setSelected(v);
+      // A group selects its longest-running member (the timeline shows it; the group lights).
+      if (selection_)
+        selection_->setSelected(representativeMember(*display_, v, scene_->snapshot().get()));
+      const auto members = display_->members(v);
+      Q_EMIT groupSelected(std::vector<int>(members.begin(), members.end()));
       const StepRole role = scene_->stepRole(v);
-      if (role == StepRole::Ready || role == StepRole::Chosen) Q_EMIT stepNodeClicked(v);
+      if (role == StepRole::Ready || role == StepRole::Chosen) {
+        // The step's chosen node if this drawn node holds it, else its first ready member.
+        const StepOverlayPtr& step = scene_->stepOverlay();
+        int pick = -1;
+        if (step && shownNodeOf(step->chosen) == v) pick = step->chosen;
+        for (size_t i = 0; step && pick < 0 && i < step->ready.size(); ++i)
+          if (shownNodeOf(step->ready[i].node) == v) pick = step->ready[i].node;
+        if (pick >= 0) Q_EMIT stepNodeClicked(pick);
+      }
       event->accept();
       return;
     }
@@ -529,8 +707,16 @@ void GraphView::mousePressEvent(QMouseEvent* event) {
 }
 
 void GraphView::mouseMoveEvent(QMouseEvent* event) {
-  if (event->buttons() == Qt::NoButton && selection_)
-    selection_->setHovered(nodeAtViewport(event->position().toPoint()));
+  if (event->buttons() == Qt::NoButton && selection_ && display_) {
+    const int v = nodeAtViewport(event->position().toPoint());
+    // Hovering the drawn node that holds the hovered node changes nothing.
+    if (v < 0 || v != shownNodeOf(selection_->hovered()))
+      selection_->setHovered(
+          v < 0 ? -1
+                : (v == shownNodeOf(selection_->selected())
+                       ? selection_->selected()
+                       : representativeMember(*display_, v, scene_->snapshot().get())));
+  }
   QGraphicsView::mouseMoveEvent(event);
   if (event->buttons() != Qt::NoButton) minimap_->update();
 }
@@ -541,6 +727,17 @@ void GraphView::mouseReleaseEvent(QMouseEvent* event) {
     selection_->setSelected(-1);
   pressedOnEmpty_ = false;
   QGraphicsView::mouseReleaseEvent(event);
+}
+
+void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {
+  if (event->button() == Qt::LeftButton && display_) {
+    const int v = nodeAtViewport(event->position().toPoint());
+    if (v >= 0 && (display_->isGroup(v) ? expandGroup(v) : collapseGroup(v))) {
+      event->accept();
+      return;
+    }
+  }
+  QGraphicsView::mouseDoubleClickEvent(event);
 }
 
 void GraphView::leaveEvent(QEvent* event) {
@@ -569,13 +766,18 @@ bool GraphView::viewportEvent(QEvent* event) {
     auto* help = static_cast<QHelpEvent*>(event);
     const int v = nodeAtViewport(help->pos());
     const SnapshotPtr& s = scene_->snapshot();
-    if (v >= 0 && s) {
-      QString html = nodeTooltipHtml(*s, v);
+    if (v >= 0 && s && display_ && display_->isGroup(v)) {
+      QToolTip::showText(help->globalPos(), groupTooltipHtml(v), viewport());
+      return true;
+    }
+    if (v >= 0 && s && display_) {
+      const int node = display_->members(v).front();
+      QString html = nodeTooltipHtml(*s, node);
       const StepOverlayPtr& step = scene_->stepOverlay();
       const StepRole role = scene_->stepRole(v);
       if (step && (role == StepRole::Ready || role == StepRole::Chosen)) {
         for (const CandidateScore& c : step->ready)
-          if (c.node == v)
+          if (c.node == node)
             html += tr("<br><b>ready</b> · %1 %2")
                         .arg(QString::fromStdString(step->node_score).toHtmlEscaped(),
                              formatScore(c.score, step->node_score));
@@ -592,8 +794,57 @@ bool GraphView::viewportEvent(QEvent* event) {
   return QGraphicsView::viewportEvent(event);
 }
 
+QString GraphView::groupTooltipHtml(int node) const {
+  const SnapshotPtr& s = scene_->snapshot();
+  const DataflowGraph& shown = *display_->shown();
+  QString html = tr("<b>%1</b><br>group of %2 nodes · %3")
+                     .arg(QString::fromStdString(shown.node(node).id).toHtmlEscaped(),
+                          count(display_->memberCount(node)),
+                          QString::fromStdString(groupSummary(*display_, node))
+                              .section(QString::fromUtf8(" \u00b7 "), 1));
+  if (s && s->graph == display_->full()) {
+    // Work per device, as the share bar shows it.
+    std::vector<double> work(s->devices->size(), 0);
+    double total = 0;
+    for (int m : display_->members(node)) {
+      const int dev = s->assignment[m];
+      const double us = s->costs->compute(m, dev);
+      work[dev] += us;
+      total += us;
+    }
+    html += tr("<br>compute %1 in all").arg(formatDuration(total));
+    for (size_t d = 0; d < work.size(); ++d)
+      if (work[d] > 0)
+        html +=
+            QStringLiteral("<br>&nbsp;&nbsp;<span style='color:%1'>■</span> %2: %3 (%4%)")
+                .arg(Theme::deviceColor(static_cast<int>(d)).name(),
+                     deviceName(*s, static_cast<int>(d)).toHtmlEscaped(), formatDuration(work[d]))
+                .arg(total > 0 ? 100.0 * work[d] / total : 0, 0, 'f', 0);
+  }
+  html += tr("<br><i>double-click or E: expand in place</i>");
+  return html;
+}
+
 void GraphView::contextMenuEvent(QContextMenuEvent* event) {
   QMenu menu(this);
+  const int v = nodeAtViewport(event->pos());
+  if (display_ && display_->coarse()) {
+    if (v >= 0 && display_->isGroup(v))
+      menu.addAction(tr("Expand group\tE / double-click"), this, [this, v] { expandGroup(v); });
+    if (v >= 0 && display_->isExpandedMember(v))
+      menu.addAction(tr("Collapse group\tShift+E / double-click"), this,
+                     [this, v] { collapseGroup(v); });
+    QAction* all = menu.addAction(tr("Collapse all groups"), this, &GraphView::collapseAll);
+    all->setEnabled(!display_->expanded().empty());
+    menu.addSeparator();
+  }
+  if (layoutPending()) {
+    menu.addAction(tr("Cancel layout\tEsc"), this, &GraphView::cancelLayout);
+    menu.addSeparator();
+  } else if (layoutCancelled_) {
+    menu.addAction(tr("Lay out again\tL"), this, &GraphView::relayout);
+    menu.addSeparator();
+  }
   menu.addAction(tr("Fit to view\tF"), this, &GraphView::fitAll);
   menu.addAction(tr("Zoom in\t+"), this, [this] { zoomBy(1.25); });
   menu.addAction(tr("Zoom out\t-"), this, [this] { zoomBy(0.8); });

@@ -2,6 +2,13 @@
 // The graph view: a Graphviz-laid-out dataflow graph, nodes coloured by device, with zoom (wheel,
 // +/-), pan (drag, arrows), fit (F), search (Ctrl+F), a minimap when the graph does not fit,
 // tooltips, the critical path overlay, and a header that says what is shown.
+//
+// Large graphs (more than kCoarsenAbove nodes) are drawn as groups (display_graph.h); a group
+// expands in place (double-click, E, or the context menu) and collapses back (double-click a
+// member, Shift+E), each time with a new layout while the old picture stays. Selection stays in
+// the full graph's nodes (SelectionState): a selected node lights the group that holds it, and a
+// click on a group selects its longest-running member. A layout can be abandoned (Esc or the
+// Cancel button): its result is dropped and the view keeps what it showed.
 #include <QGraphicsView>
 #include <memory>
 #include <optional>
@@ -14,6 +21,7 @@
 
 class QLineEdit;
 class QLabel;
+class QToolButton;
 
 namespace doppler::views {
 
@@ -26,8 +34,23 @@ class GraphView : public QGraphicsView, public ImageSource {
   explicit GraphView(SelectionState* selection, QWidget* parent = nullptr);
   ~GraphView() override;
 
-  // Shows a graph; emits layoutRequested unless the layout is already known.
+  // Shows a graph (drawn as groups above kCoarsenAbove nodes); emits layoutRequested.
   void setGraph(std::shared_ptr<const DataflowGraph> graph);
+  // The drawing: the graph itself, or its groups with some expanded.
+  const DisplayGraphPtr& display() const { return display_; }
+  // Expands a drawn group in place, or collapses the expanded group a drawn node belongs to;
+  // false when there is nothing to do. The new drawing appears once its layout arrives.
+  bool expandGroup(int node);
+  bool collapseGroup(int node);
+  void collapseAll();
+  // A layout is being computed (the view shows the previous picture, or a hint, meanwhile).
+  bool layoutPending() const { return pendingHash_ != 0; }
+  // Abandons the pending layout: emits layoutCancelRequested, keeps the current picture.
+  void cancelLayout();
+  // Lays the current drawing out again (after a cancelled first layout).
+  void relayout();
+  // The drawn node showing a full graph node.
+  int shownNodeOf(int node) const;
   // Which way the graph is laid out: chosen from the pane's shape (automatic, the default) or
   // fixed by the user. Changing it lays the graph out again.
   void setLayoutDirectionChoice(std::optional<LayoutDirection> fixed);
@@ -74,6 +97,10 @@ class GraphView : public QGraphicsView, public ImageSource {
 
  Q_SIGNALS:
   void layoutRequested(std::shared_ptr<const LayoutInput> input);
+  // The user abandoned the layout in progress (the studio abandons its job).
+  void layoutCancelRequested();
+  // A drawn node was selected in the view: the full graph's nodes it stands for (one for a node).
+  void groupSelected(const std::vector<int>& members);
   void copyImageRequested();
   void saveImageRequested();
   // A ready node (the chosen one included) was clicked while a step overlay is shown; the studio
@@ -88,6 +115,7 @@ class GraphView : public QGraphicsView, public ImageSource {
   void mousePressEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
   void leaveEvent(QEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
   void scrollContentsBy(int dx, int dy) override;
@@ -97,6 +125,9 @@ class GraphView : public QGraphicsView, public ImageSource {
 
  private:
   void onLayoutReady();
+  void requestLayoutOf(DisplayGraphPtr display, bool replaceNow);
+  void syncSelection();
+  QString groupTooltipHtml(int node) const;
   void ensureNodeVisible(int node);
   void updateMinimap();
   void placeOverlays();
@@ -107,6 +138,12 @@ class GraphView : public QGraphicsView, public ImageSource {
   GraphScene* scene_;
   GraphMinimap* minimap_;
   QLineEdit* searchEdit_;
+  QToolButton* cancelButton_;
+  DisplayGraphPtr display_;
+  DisplayGraphPtr pending_;  // awaiting its layout (the scene shows display_ meanwhile)
+  uint64_t pendingHash_ = 0;
+  int focusGroup_ = -1;  // base group to centre on once an expansion is laid out
+  bool layoutCancelled_ = false;
   QLabel* searchInfo_;
   QPoint pressPos_;
   bool pressedOnEmpty_ = false;
