@@ -45,8 +45,9 @@ void runImport(const ImportArgs& args) {
   if (args.coarsen > 0) g = coarsenGraph(g, args.coarsen, &stats);
 
   std::cerr << "imported " << args.model << ": " << fineNodes << " nodes (" << report.op_nodes
-            << " ops, " << report.weight_nodes << " weights, " << report.input_nodes
-            << " inputs), opset " << report.opset
+            << " ops, " << report.weight_nodes << " weights, " << report.input_nodes << " inputs";
+  if (report.folded_nodes > 0) std::cerr << "; " << report.folded_nodes << " shape ops folded";
+  std::cerr << "), opset " << report.opset
             << (report.producer.empty() ? "" : ", from " + report.producer) << ", "
             << totalFlops(g) / 1e9 << " GFLOP"
             << (report.external_data ? ", external weights (not read)" : "") << "\n";
@@ -60,6 +61,7 @@ void runImport(const ImportArgs& args) {
                         {"op_nodes", report.op_nodes},
                         {"weight_nodes", report.weight_nodes},
                         {"input_nodes", report.input_nodes},
+                        {"folded_nodes", report.folded_nodes},
                         {"edges", g.groups ? g.groups->fine.edgeCount() : g.edgeCount()},
                         {"opset", report.opset},
                         {"ir_version", report.ir_version},

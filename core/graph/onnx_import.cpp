@@ -17,11 +17,14 @@
 #include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
 #include "core/graph/onnx_costs.h"
+#include "core/graph/onnx_shape_folding.h"
 
 namespace doppler {
 namespace {
 
 using onnx_import::Tensor;
+
+constexpr int kMaxInferencePasses = 256;
 
 double elementBytes(int type) {
   switch (type) {
@@ -72,6 +75,8 @@ class Importer {
   void checkStructure();  // missing inputs, duplicate outputs, cycles; sorts the nodes
   void bindDims();
   void inferShapes();
+  bool allShapesKnown() const;  // every node output has a fully numeric shape
+  int replaceFoldedNodes();     // folded shape arithmetic becomes Constant nodes
   void collectTensors();
   const Tensor& tensor(const std::string& name, const std::string& where);
   bool isConstant(const onnx::TensorProto& t) const;
@@ -81,6 +86,7 @@ class Importer {
   std::string file_;
   onnx::ModelProto model_;
   int64_t opset_ = 0;
+  int foldedNodes_ = 0;
   std::unordered_map<std::string, int> producer_;  // tensor -> node index
   std::unordered_map<std::string, const onnx::TensorProto*> initializers_;
   std::unordered_map<std::string, const onnx::TypeProto*> types_;  // inputs, value_info, outputs
@@ -217,27 +223,28 @@ void Importer::checkStructure() {
 }
 
 void Importer::bindDims() {
-  std::set<std::string> known;
-  auto bind = [&](onnx::ValueInfoProto& vi) {
+  std::set<std::string> known, ofInputs;  // every dimension name; those of the graph inputs
+  auto bind = [&](onnx::ValueInfoProto& vi, bool input) {
     if (!vi.type().has_tensor_type() || !vi.type().tensor_type().has_shape()) return;
     auto* shape = vi.mutable_type()->mutable_tensor_type()->mutable_shape();
     for (auto& dim : *shape->mutable_dim()) {
       if (!dim.has_dim_param()) continue;
       known.insert(dim.dim_param());
+      if (input) ofInputs.insert(dim.dim_param());
       auto it = opts_.dims.find(dim.dim_param());
       if (it != opts_.dims.end()) dim.set_dim_value(it->second);
     }
   };
   auto* g = model_.mutable_graph();
-  for (auto& vi : *g->mutable_input()) bind(vi);
-  for (auto& vi : *g->mutable_output()) bind(vi);
-  for (auto& vi : *g->mutable_value_info()) bind(vi);
+  for (auto& vi : *g->mutable_input()) bind(vi, !initializers_.count(vi.name()));
+  for (auto& vi : *g->mutable_output()) bind(vi, false);
+  for (auto& vi : *g->mutable_value_info()) bind(vi, false);
   for (const auto& [name, value] : opts_.dims) {
     if (value <= 0)
       fail("--dim " + name, "must be a positive integer (got " + std::to_string(value) + ")");
     if (!known.count(name)) {
       std::string names;
-      for (const auto& k : known) names += (names.empty() ? "" : ", ") + k;
+      for (const auto& k : ofInputs) names += (names.empty() ? "" : ", ") + k;
       fail("--dim " + name, "the model has no dimension named '" + name + "'" +
                                 (names.empty() ? " (it has no dynamic dimensions)"
                                                : " (its dynamic dimensions: " + names + ")"));
@@ -250,13 +257,59 @@ void Importer::inferShapes() {
   // PyTorch exports with dynamic axes) resolve to numbers.
   onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0,
                                       /*enable_data_propagation=*/true);
+  // Shape arithmetic that ONNX cannot resolve is folded into Constant nodes and inference runs
+  // again: each pass can resolve one more layer of a deep export, so a model whose shapes are
+  // all known at once (the common case) takes one pass, plus the final fold.
   try {
-    onnx::shape_inference::InferShapes(model_, onnx::OpSchemaRegistry::Instance(), options);
+    for (int pass = 0; pass < kMaxInferencePasses; ++pass) {
+      onnx::shape_inference::InferShapes(model_, onnx::OpSchemaRegistry::Instance(), options);
+      if (allShapesKnown() || replaceFoldedNodes() == 0) break;
+    }
+    replaceFoldedNodes();  // what inference resolved alone folds too: it is not a kernel
   } catch (const std::exception& e) {
     std::string what = e.what();
     what.erase(std::remove(what.begin(), what.end(), '\n'), what.end());
     fail("shape inference", what);
   }
+}
+
+bool Importer::allShapesKnown() const {
+  std::unordered_map<std::string, const onnx::TypeProto*> types;
+  const auto& g = model_.graph();
+  for (const auto& vi : g.value_info()) types[vi.name()] = &vi.type();
+  for (const auto& vi : g.output()) types.emplace(vi.name(), &vi.type());
+  for (const auto& n : g.node())
+    for (const auto& o : n.output()) {
+      if (o.empty()) continue;
+      auto it = types.find(o);
+      if (it == types.end() || !it->second->has_tensor_type() ||
+          !it->second->tensor_type().has_shape())
+        return false;
+      for (const auto& d : it->second->tensor_type().shape().dim())
+        if (!d.has_dim_value()) return false;
+    }
+  return true;
+}
+
+int Importer::replaceFoldedNodes() {
+  auto folded = onnx_import::foldShapeArithmetic(model_);
+  int replaced = 0;
+  for (auto& node : *model_.mutable_graph()->mutable_node()) {
+    if (node.op_type() == "Constant" || node.output_size() != 1) continue;
+    auto it = folded.find(node.output(0));
+    if (it == folded.end()) continue;
+    node.clear_input();
+    node.clear_attribute();
+    node.clear_domain();
+    node.set_op_type("Constant");
+    auto* value = node.add_attribute();
+    value->set_name("value");
+    value->set_type(onnx::AttributeProto::TENSOR);
+    *value->mutable_t() = std::move(it->second);
+    ++replaced;
+  }
+  foldedNodes_ += replaced;
+  return replaced;
 }
 
 void Importer::collectTensors() {
@@ -325,6 +378,7 @@ DataflowGraph Importer::build(OnnxImportReport* report) {
   OnnxImportReport rep;
   rep.ir_version = model_.ir_version();
   rep.opset = opset_;
+  rep.folded_nodes = foldedNodes_;
   rep.producer = model_.producer_name() +
                  (model_.producer_version().empty() ? "" : " " + model_.producer_version());
 
@@ -350,8 +404,8 @@ DataflowGraph Importer::build(OnnxImportReport* report) {
   }
 
   for (int i = 0; i < g.node_size(); ++i) {
-    if (constantNodes.count(i)) continue;
     const auto& n = g.node(i);
+    if (constantNodes.count(i)) continue;
     const std::string where = nodeLabel(n, i);
     onnx_import::OpView view;
     view.op = n.op_type();

@@ -25,6 +25,7 @@ struct OnnxImportReport {
   int64_t opset = 0;  // of the default ("ai.onnx") domain
   std::string producer;
   int op_nodes = 0, weight_nodes = 0, input_nodes = 0;
+  int folded_nodes = 0;        // shape arithmetic folded away once the dimensions are bound
   bool external_data = false;  // some weights live in side files (not read)
   // Ops without a FLOP formula, costed from their output bytes: op type -> count.
   std::map<std::string, int> costed_by_output_bytes;
