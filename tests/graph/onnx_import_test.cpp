@@ -283,6 +283,84 @@ TEST(OnnxImport, ReadGraphFileDetectsOnnx) {
   EXPECT_GT(readGraphFile(dyn, opts).nodeCount(), 40);
 }
 
+// What PyTorch exports for `x.view(b, t, h, c // h)` with dynamic axes: the target shape is
+// computed at run time (Shape, Gather, Div, Cast, Unsqueeze, Concat), and `arange(t)` is a Range
+// of a computed length. ONNX's own propagation stops at Div and Range; the import folds them.
+TEST(OnnxImport, RuntimeShapeArithmeticIsFolded) {
+  OnnxBuilder b("view");
+  const std::string x = b.input("x", {"batch", "seq", 64});
+  const std::string shape = b.node("Shape", "/Shape", {x});
+  auto gather = [&](const std::string& name, int64_t i) {
+    const std::string idx = b.ints(name + "_index", {i});
+    const std::string g = b.node("Gather", name, {shape, idx});
+    b.attr("axis", int64_t{0});
+    return g;
+  };
+  const std::string bt = gather("/Gather_b", 0), t = gather("/Gather_t", 1),
+                    c = gather("/Gather_c", 2);
+  const std::string four = b.ints("four", {4});
+  const std::string dh = b.node("Cast", "/Cast", {b.node("Div", "/Div", {c, four})});
+  b.attr("to", int64_t{7});
+  const std::string heads = b.ints("heads", {4});
+  const std::string target = b.node("Concat", "/Concat", {bt, t, heads, dh});
+  b.attr("axis", int64_t{0});
+  const std::string y = b.node("Reshape", "/Reshape", {x, target});
+  const std::string zero = b.ints("zero", {0}), one = b.ints("one", {1});
+  auto scalar = [&](const std::string& in, const std::string& name) {
+    const std::string axes = b.ints(name + "_axes", {0});
+    return b.node("Squeeze", name, {in, axes});
+  };
+  const std::string pos =
+      b.node("Range", "/Range", {scalar(zero, "/Sq0"), scalar(t, "/Sq1"), scalar(one, "/Sq2")});
+  const std::string posf = b.node("Cast", "/CastPos", {pos});
+  b.attr("to", int64_t{1});
+  b.output(y, {"batch", "seq", 4, 16});
+  b.output(posf, {"seq"});
+  OnnxImportOptions opts;
+  opts.dims = {{"batch", 2}, {"seq", 10}};
+  OnnxImportReport report;
+  const DataflowGraph g = importOnnx(b.serialize(), opts, "view.onnx", &report);
+  // The reshape's output is known: [2, 10, 4, 16]; the shape nodes are gone.
+  EXPECT_DOUBLE_EQ(node(g, "/Reshape").output_bytes, 2.0 * 10 * 64 * 4);
+  EXPECT_FALSE(g.find("/Shape"));
+  EXPECT_FALSE(g.find("/Div"));
+  EXPECT_FALSE(g.find("/Concat"));
+  EXPECT_FALSE(g.find("/Range"));  // integer positions of a known length: a constant too
+  EXPECT_DOUBLE_EQ(node(g, "/CastPos").output_bytes, 10.0 * 4);
+  EXPECT_GE(report.folded_nodes, 9);
+  // The reshape depends on x only.
+  EXPECT_EQ(g.inEdges(*g.find("/Reshape")).size(), 1u);
+}
+
+// A real PyTorch export when Debian's python3-torch and python3-onnx are installed.
+TEST(OnnxImport, PyTorchExportOfAGpt2Block) {
+  if (std::system("/usr/bin/python3 -c 'import torch, onnx' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "python3-torch or python3-onnx is not installed (scripts/export_onnx.py)";
+  testing::TempDir dir;
+  const std::string model = dir.path("block.onnx");
+  ASSERT_EQ(
+      std::system(("/usr/bin/python3 " DOPPLER_SOURCE_DIR "/scripts/export_onnx.py gpt2-block "
+                   "--d-model 64 --heads 4 --out " +
+                   model + " >/dev/null 2>&1")
+                      .c_str()),
+      0);
+  OnnxImportOptions opts;
+  opts.dims = {{"batch", 2}, {"seq", 16}};
+  OnnxImportReport report;
+  const DataflowGraph g = importOnnxFile(model, opts, &report);
+  EXPECT_EQ(report.producer.rfind("pytorch", 0), 0u) << report.producer;
+  EXPECT_GT(report.folded_nodes, 10);
+  EXPECT_TRUE(report.costed_by_output_bytes.empty()) << report.fallbackLine();
+  // c_attn (64 -> 192), c_proj, and the MLP (64 -> 256 -> 64) over 32 tokens, plus the two
+  // attention products of 4 heads x 16 x 16 x 16.
+  double matmul = 0;
+  for (const Node& n : g.nodes())
+    if (n.op == "matmul") matmul += n.flops;
+  const double N = 32;
+  EXPECT_DOUBLE_EQ(matmul, 2 * N * 64 * 192 + 2 * N * 64 * 64 + 2 * N * 64 * 256 +
+                               2 * N * 256 * 64 + 2 * (2 * 2.0 * 4 * 16 * 16 * 16));
+}
+
 class OnnxCli : public testing::CliFixture {};
 
 TEST_F(OnnxCli, ImportWritesAGraphAndAReport) {
