@@ -177,7 +177,21 @@ void MainWindow::connectParts() {
   connect(tuner_, &TunerWidget::cancelRequested, document_, &StudioDocument::cancel);
   connect(tuner_, &TunerWidget::rerunRequested, document_, &StudioDocument::recompute);
 
-  connect(selection_, &SelectionState::selectedChanged, this, [this](int v) {
+  // Large graphs: the timeline outlines the other members of the group the graph draws the
+  // selected node in.
+  auto outlineGroup = [this] {
+    const DisplayGraphPtr& display = graphView_->display();
+    const int shown = display ? display->shownOf(selection_->selected()) : -1;
+    if (shown >= 0 && display->isGroup(shown)) {
+      const auto members = display->members(shown);
+      timelineView_->setGroupNodes(std::vector<int>(members.begin(), members.end()));
+    } else {
+      timelineView_->setGroupNodes({});
+    }
+  };
+  connect(graphView_, &GraphView::displayChanged, this, outlineGroup);
+  connect(selection_, &SelectionState::selectedChanged, this, [this, outlineGroup](int v) {
+    outlineGroup();
     const SnapshotPtr s = document_->snapshot();
     details_->setHtml(s && v >= 0 ? nodeDetailsHtml(*s, v) : noNodeSelectedHtml());
     const QModelIndex proxy =

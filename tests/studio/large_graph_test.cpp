@@ -87,7 +87,7 @@ class LargeGraphTest : public QObject {
  private:
   MainWindow* w_ = nullptr;
   QTemporaryDir dir_;
-  QString large_;  // 13 x 200 + 1 = 2,601 nodes
+  QString large_;  // 14 x 200 + 1 = 2,801 nodes
 
   GraphView* graph() const { return w_->graphView(); }
   const DisplayGraph& display() const { return *graph()->display(); }
@@ -113,20 +113,20 @@ class LargeGraphTest : public QObject {
   void aLargeGraphIsDrawnAsGroupsAndTheTimelineShowsEveryNode() {
     QVERIFY(openSettled(large_));
     const auto full = w_->document()->graph();
-    QCOMPARE(full->nodeCount(), 2601);
+    QCOMPARE(full->nodeCount(), 2801);
     QVERIFY(graph()->hasLayout());
     QVERIFY(display().coarse());
     QVERIFY(display().shownCount() <= kCoarsenTarget);
     QVERIFY(display().groupCount() > 0);
     QCOMPARE(display().full(), full);  // placement and timeline work on the full graph
     QCOMPARE(w_->document()->snapshot()->graph, full);
-    QCOMPARE(w_->timelineView()->data()->nodeLane.size(), size_t(2601));
+    QCOMPARE(w_->timelineView()->data()->nodeLane.size(), size_t(2801));
     for (int v = 0; v < full->nodeCount(); ++v)
       QVERIFY(w_->timelineView()->data()->nodeLane[v] >= 0);
     // The header says which engine drew how many groups of how many nodes.
     const QString subtitle = graph()->header().subtitle;
     QVERIFY2(subtitle.contains(
-                 QStringLiteral("dot · %1 groups of 2,601 nodes").arg(display().shownCount())),
+                 QStringLiteral("dot · %1 groups of 2,801 nodes").arg(display().shownCount())),
              qPrintable(subtitle));
     // A group is filled with the device that runs most of its members' work.
     const auto snapshot = w_->document()->snapshot();
@@ -208,6 +208,8 @@ class LargeGraphTest : public QObject {
     QCOMPARE(display().shownOf(selected), other);
     QCOMPARE(graph()->graphScene()->selected(), other);
     QCOMPARE(timeline->selectedNode(), selected);
+    // ... and outlines the group's other members, so its extent in time shows.
+    QCOMPARE(timeline->groupNodes().size(), size_t(display().memberCount(other)));
   }
 
   void aLayoutCanBeAbandonedAndWorkGoesOn() {
@@ -222,8 +224,8 @@ class LargeGraphTest : public QObject {
     QVERIFY(!graph()->hasLayout());  // the abandoned result was dropped
     // Everything else works: the placement, the timeline, selection.
     QVERIFY(w_->document()->snapshot());
-    QCOMPARE(w_->document()->snapshot()->graph->nodeCount(), 13 * 150 + 1);
-    QCOMPARE(w_->timelineView()->data()->nodeLane.size(), size_t(13 * 150 + 1));
+    QCOMPARE(w_->document()->snapshot()->graph->nodeCount(), 14 * 150 + 1);
+    QCOMPARE(w_->timelineView()->data()->nodeLane.size(), size_t(14 * 150 + 1));
     w_->selection()->setSelected(42);
     QCOMPARE(w_->timelineView()->selectedNode(), 42);
     // L lays it out again.

@@ -5,6 +5,7 @@
 #include <QLineEdit>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 
 #include "tests/support/mouse.h"
 #include "tests/views/synthetic.h"
@@ -210,11 +211,35 @@ class GraphViewTest : public QObject {
     QVERIFY(QFileInfo(dir.filePath("g.svg")).size() > 5000);
   }
 
-  void largeGraphLaysOut() {
+  void largeGraphIsDrawnAsGroups() {
     auto g = std::make_shared<const DataflowGraph>(testing::layeredGraph(600, 30));
     view_->setSnapshot(testing::snapshotOf(g, 4));
     QVERIFY(view_->hasLayout());
-    QCOMPARE(view_->graphScene()->layout()->centers.size(), size_t(600));
+    const DisplayGraph& d = *view_->display();
+    QVERIFY(d.coarse());
+    QVERIFY(d.shownCount() <= kCoarsenTarget);
+    QCOMPARE(view_->graphScene()->layout()->centers.size(), size_t(d.shownCount()));
+    // Every node is in exactly one drawn node.
+    std::vector<int> seen(600, 0);
+    for (int v = 0; v < d.shownCount(); ++v)
+      for (int m : d.members(v)) ++seen[m];
+    for (int count : seen) QCOMPARE(count, 1);
+    // Selecting a node lights the group that holds it.
+    sel_->setSelected(123);
+    QCOMPARE(view_->graphScene()->selected(), d.shownOf(123));
+    QCOMPARE(view_->graphScene()->layout()->engine, QStringLiteral("dot"));
+  }
+
+  void aLargeDrawingIsLaidOutWithSfdp() {
+    // Above kDotMaxNodes drawn nodes dot would take minutes: sfdp places every node.
+    const DataflowGraph g = testing::layeredGraph(kDotMaxNodes + 100, 40);
+    const LayoutResult r = computeLayout(makeLayoutInput(g, view_->font()));
+    QCOMPARE(r.engine, QStringLiteral("sfdp"));
+    QVERIFY(r.error.isEmpty());
+    QCOMPARE(r.centers.size(), size_t(g.nodeCount()));
+    QCOMPARE(r.splines.size(), size_t(g.edgeCount()));
+    QVERIFY(r.width > 0 && r.height > 0);
+    for (const QPointF& c : r.centers) QVERIFY(std::isfinite(c.x()) && std::isfinite(c.y()));
   }
 };
 

@@ -271,8 +271,10 @@ void GraphView::setLayoutResult(LayoutResultPtr layout) {
     // The drawing this layout was asked for replaces the one shown (same graph: the placement,
     // the marks and the stepper's overlay stay; the selection is mapped again below).
     if (scene_->layoutHash() != pendingHash_ || scene_->display() != pending_) {
+      const bool changed = display_ != pending_;
       display_ = pending_;
       scene_->setDisplay(pending_, pendingHash_);
+      if (changed) Q_EMIT displayChanged();
     }
     pending_.reset();
     pendingHash_ = 0;

@@ -99,6 +99,8 @@ class GraphView : public QGraphicsView, public ImageSource {
   void layoutRequested(std::shared_ptr<const LayoutInput> input);
   // The user abandoned the layout in progress (the studio abandons its job).
   void layoutCancelRequested();
+  // Another drawing of the same graph is shown (a group expanded or collapsed).
+  void displayChanged();
   // A drawn node was selected in the view: the full graph's nodes it stands for (one for a node).
   void groupSelected(const std::vector<int>& members);
   void copyImageRequested();

@@ -307,6 +307,17 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
                : QRectF();
   };
   p.setRenderHint(QPainter::Antialiasing, true);
+  if (!st.groupNodes.empty()) {
+    QColor c = theme.selection;
+    c.setAlphaF(0.55f);
+    p.setPen(QPen(c, 1.5));
+    p.setBrush(Qt::NoBrush);
+    for (int v : st.groupNodes) {
+      const QRectF r = nodeRect(v);
+      if (!r.isNull() && r.right() >= geo.plotLeft && r.left() <= geo.plotRight)
+        p.drawRect(r.adjusted(-0.5, -0.5, 0.5, 0.5));
+    }
+  }
   if (st.selected >= 0 && st.selected < static_cast<int>(data.nodeLane.size())) {
     const int v = st.selected;
     const QRectF nr = nodeRect(v);

@@ -32,6 +32,9 @@ struct TimelineState {
   // faint, where the plan will put it); empty when not stepping.
   std::vector<char> placed;
   double stepMarkerUs = -1;  // the makespan so far, drawn as a line; negative: none
+  // The other members of the group the graph view draws the selected node in (large graphs):
+  // outlined lightly, so the group's extent in time shows.
+  std::vector<int> groupNodes;
 };
 
 struct TimelineGeometry {

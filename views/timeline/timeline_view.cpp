@@ -58,6 +58,11 @@ TimelineView::TimelineView(SelectionState* selection, QWidget* parent)
   }
 }
 
+void TimelineView::setGroupNodes(std::vector<int> nodes) {
+  state_.groupNodes = std::move(nodes);
+  viewport()->update();
+}
+
 void TimelineView::setSnapshot(SnapshotPtr snapshot) {
   const bool sameShape = snapshot_ && snapshot && snapshot_->graph == snapshot->graph &&
                          snapshot_->devices->size() == snapshot->devices->size();
@@ -79,6 +84,7 @@ void TimelineView::setSnapshot(SnapshotPtr snapshot) {
     state_.stepMarkerUs = -1;
   }
   if (!sameShape) state_.selected = state_.hovered = -1;
+  if (!sameShape) state_.groupNodes.clear();
   // A graph without op kinds would paint every bar in the one "(no op)" colour.
   if (data_ && !hasOpKinds() && state_.colorMode == TimelineColorMode::OpKind)
     state_.colorMode = TimelineColorMode::Device;

@@ -47,6 +47,11 @@ class TimelineView : public QAbstractScrollArea, public ImageSource {
   double timeAtX(double x) const;
   TimelineGeometry geometry() const;
 
+  // Outlines these nodes lightly (the members of the group that holds the selected node in the
+  // graph view); empty clears.
+  void setGroupNodes(std::vector<int> nodes);
+  const std::vector<int>& groupNodes() const { return state_.groupNodes; }
+
   void setColorMode(TimelineColorMode mode);
   // Op kind, device, node, and round (op kind is skipped when the graph has none).
   void cycleColorMode();
