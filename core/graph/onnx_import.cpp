@@ -373,7 +373,10 @@ std::string uniqueId(const DataflowGraph& g, std::string id) {
 DataflowGraph Importer::build(OnnxImportReport* report) {
   const auto& g = model_.graph();
   DataflowGraph out;
-  out.name = g.name().empty() ? std::filesystem::path(file_).stem().string() : g.name();
+  // Exporters name every graph alike ("torch_jit", "main_graph"): the file says more.
+  const bool generic = g.name().empty() || g.name() == "torch_jit" || g.name() == "main_graph" ||
+                       g.name() == "torch-jit-export";
+  out.name = generic && !file_.empty() ? std::filesystem::path(file_).stem().string() : g.name();
   std::unordered_map<std::string, int> nodeOf;  // tensor -> dataflow node producing it
   OnnxImportReport rep;
   rep.ir_version = model_.ir_version();

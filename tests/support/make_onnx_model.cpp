@@ -1,6 +1,7 @@
 // Writes a test ONNX model to a file: `make_onnx_model --layers L [--dynamic] [--external]
 // --out model.onnx` for GPT-2-style decoder blocks (49 nodes per block after import: 408 blocks
-// make a 20,000-node graph), or `--mlp` / `--conv` for the small models of the import tests.
+// make a 20,000-node graph), or `--mlp [--small]` / `--conv` for the small models of the import
+// tests.
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
   using namespace doppler::testmodels;
   TransformerSpec spec;
   std::string out, kind = "transformer";
+  bool small = false;  // --mlp --small: 4 x (8, 16, 4), a seed for the fuzzer
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -52,9 +54,10 @@ int main(int argc, char** argv) {
                  "[--batch B] [--dynamic] [--external] [--mlp|--conv] --out FILE\n";
     return 2;
   }
-  const std::string bytes = kind == "mlp"    ? mlpModel(32, {784, 256, 128, 10})
-                            : kind == "conv" ? convNetModel(4)
-                                             : transformerModel(spec);
+  const std::string bytes =
+      kind == "mlp"    ? (small ? mlpModel(4, {8, 16, 4}) : mlpModel(32, {784, 256, 128, 10}))
+      : kind == "conv" ? convNetModel(4)
+                       : transformerModel(spec);
   std::ofstream f(out, std::ios::binary);
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   if (!f) {
