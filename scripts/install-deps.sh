@@ -31,6 +31,11 @@ if [[ "${DOPPLER_FUZZ_DEPS:-0}" == 1 ]]; then
   packages+=(clang libclang-rt-14-dev)
 fi
 
+# scripts/export_onnx.py exports PyTorch models to ONNX (Debian's PyTorch is CPU-only, ~400 MB).
+if [[ "${DOPPLER_ONNX_EXPORT:-0}" == 1 ]]; then
+  packages+=(python3-torch python3-onnx)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
