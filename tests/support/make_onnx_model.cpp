@@ -40,6 +40,8 @@ int main(int argc, char** argv) {
       spec.external_weights = true;
     else if (a == "--mlp")
       kind = "mlp";
+    else if (a == "--small")
+      small = true;
     else if (a == "--conv")
       kind = "conv";
     else if (a == "--out")
