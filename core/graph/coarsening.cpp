@@ -17,6 +17,9 @@
 namespace doppler {
 namespace {
 
+// Name scopes deeper than this count as their ancestor at this depth (see the trie below).
+constexpr int kMaxScopeDepth = 32;
+
 // Name scopes as a trie; index 0 is the root (no scope).
 struct ScopeTrie {
   std::vector<int> parent{-1};
@@ -95,8 +98,11 @@ Analysis analyse(const DataflowGraph& g) {
       producer = (producer == -1 || producer == src) ? src : -2;
     }
     if (producer >= 0) a.soleProducer[node] = producer;
-    int s = 0;
-    for (const std::string& part : scopeOf(g.node(node).id)) s = a.trie.child(s, part);
+    // Scopes deeper than kMaxScopeDepth count as their ancestor at that depth: real exports nest
+    // a few levels, and the merge phase costs depth squared per cut.
+    int s = 0, level = 0;
+    for (const std::string& part : scopeOf(g.node(node).id))
+      if (level++ < kMaxScopeDepth) s = a.trie.child(s, part);
     a.scope[node] = s;
   }
   for (int node = 0; node < n; ++node)
@@ -402,7 +408,7 @@ DataflowGraph groupGraph(const DataflowGraph& fine, std::vector<int> group_of) {
   std::vector<Bundle> bundles;
   std::unordered_map<uint64_t, int> bundleOf;
   std::vector<int> stamp(k, -1), firstEdge(k), timedEdge(k), untimedEdge(k);
-  std::vector<double> bestBytes(k), bestTransfer(k);
+  std::vector<double> bestBytes(k), bestTransfer(k), sumBytes(k);
   std::vector<int> touched;
   for (int u = 0; u < n; ++u) {
     const int from = group_of[u];
@@ -416,10 +422,11 @@ DataflowGraph groupGraph(const DataflowGraph& fine, std::vector<int> group_of) {
         touched.push_back(to);
         firstEdge[to] = e;
         timedEdge[to] = untimedEdge[to] = -1;
-        bestBytes[to] = bestTransfer[to] = 0;
+        bestBytes[to] = bestTransfer[to] = sumBytes[to] = 0;
       }
       firstEdge[to] = std::min(firstEdge[to], e);
       bestBytes[to] = std::max(bestBytes[to], edge.bytes);
+      sumBytes[to] += edge.bytes;
       if (edge.transfer_us) {
         bestTransfer[to] = std::max(bestTransfer[to], *edge.transfer_us);
         if (timedEdge[to] < 0) timedEdge[to] = e;
@@ -433,7 +440,11 @@ DataflowGraph groupGraph(const DataflowGraph& fine, std::vector<int> group_of) {
       if (inserted) bundles.push_back(Bundle{from, to, firstEdge[to]});
       Bundle& b = bundles[it->second];
       b.firstEdge = std::min(b.firstEdge, firstEdge[to]);
-      b.bytes += bestBytes[to];
+      // One tensor sent to several members travels once (the largest edge); several outputs of
+      // one producer (Split into q, k, v) travel each: the sum, capped by what the producer
+      // outputs. Without output_bytes only the largest edge is known to travel.
+      const double out = fine.node(u).output_bytes;
+      b.bytes += out > 0 ? std::max(bestBytes[to], std::min(sumBytes[to], out)) : bestBytes[to];
       b.transfer += bestTransfer[to];
       if (b.timedEdge < 0) b.timedEdge = timedEdge[to];
       if (b.untimedEdge < 0) b.untimedEdge = untimedEdge[to];

@@ -25,6 +25,15 @@ namespace {
 using onnx_import::Tensor;
 
 constexpr int kMaxInferencePasses = 256;
+constexpr double kKeepValuesUpTo = 4096;  // elements of a float initializer whose values stay
+constexpr int64_t kMaxDimension = int64_t(1) << 40;  // a --dim beyond this overflows FLOP counts
+
+// Element count as a double: hostile dims cannot overflow it.
+double elementCount(const onnx::TensorProto& t) {
+  double n = 1;
+  for (int64_t d : t.dims()) n *= static_cast<double>(d);
+  return n;
+}
 
 double elementBytes(int type) {
   switch (type) {
@@ -124,13 +133,17 @@ void Importer::checkStructure() {
   // Weight values are never used, only their shapes: dropping them now spares shape inference
   // and the node reordering below from copying them (tens of MB on a large model). Integer
   // tensors stay: shape inference reads Reshape targets and axes from them.
-  for (auto& t : *g->mutable_initializer())
-    if (isFloating(t.data_type())) {
+  for (auto& t : *g->mutable_initializer()) {
+    for (int64_t d : t.dims())
+      if (d < 0) fail("initializer '" + t.name() + "'", "has a negative dimension");
+    // Small float tensors stay: shape inference reads Resize scales and Range bounds from them.
+    if (isFloating(t.data_type()) && elementCount(t) > kKeepValuesUpTo) {
       t.clear_raw_data();
       t.clear_float_data();
       t.clear_double_data();
       t.clear_int32_data();  // FLOAT16 and BFLOAT16 values live here
     }
+  }
   std::unordered_set<std::string> available;
   for (const auto& in : g->input()) available.insert(in.name());
   for (const auto& t : g->initializer()) {
@@ -240,8 +253,9 @@ void Importer::bindDims() {
   for (auto& vi : *g->mutable_output()) bind(vi, false);
   for (auto& vi : *g->mutable_value_info()) bind(vi, false);
   for (const auto& [name, value] : opts_.dims) {
-    if (value <= 0)
-      fail("--dim " + name, "must be a positive integer (got " + std::to_string(value) + ")");
+    if (value <= 0 || value > kMaxDimension)
+      fail("--dim " + name,
+           "must be a positive integer up to 2^40 (got " + std::to_string(value) + ")");
     if (!known.count(name)) {
       std::string names;
       for (const auto& k : ofInputs) names += (names.empty() ? "" : ", ") + k;
@@ -357,9 +371,7 @@ const Tensor& Importer::tensor(const std::string& name, const std::string& where
 // Integer and boolean initializers (shapes, axes, indices) and scalars are constants, not weights:
 // they cost nothing to place and would crowd the graph.
 bool Importer::isConstant(const onnx::TensorProto& t) const {
-  int64_t n = 1;
-  for (int64_t d : t.dims()) n *= d;
-  return !isFloating(t.data_type()) || n <= 1;
+  return !isFloating(t.data_type()) || elementCount(t) <= 1;
 }
 
 std::string uniqueId(const DataflowGraph& g, std::string id) {
@@ -389,7 +401,7 @@ DataflowGraph Importer::build(OnnxImportReport* report) {
     if (initializers_.count(in.name())) continue;  // old exporters list weights as inputs too
     const Tensor& t = tensor(in.name(), "graph input '" + in.name() + "'");
     Node node;
-    node.id = in.name();
+    node.id = uniqueId(out, in.name().empty() ? "input" : in.name());
     node.op = "input";
     node.output_bytes = t.bytes();
     nodeOf[in.name()] = out.addNode(std::move(node));
@@ -506,9 +518,9 @@ DataflowGraph importOnnx(std::string_view bytes, const OnnxImportOptions& opts,
   Importer importer(opts, file);
   try {
     return importer.run(bytes, report);
-  } catch (const InputError&) {
-    throw;
-  } catch (const std::exception& e) {  // protobuf or ONNX throwing on a malformed model
+  } catch (const InputError& e) {
+    throw e.file().empty() ? e.inFile(file) : e;  // the graph's own checks know no file
+  } catch (const std::exception& e) {             // protobuf or ONNX throwing on a malformed model
     throw InputError(file, "", std::string("not a valid ONNX model: ") + e.what());
   }
 }

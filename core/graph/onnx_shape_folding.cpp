@@ -16,9 +16,38 @@ namespace {
 struct Value {
   std::vector<int64_t> dims;
   std::vector<double> data;
+  bool integral = true;  // from the element type: integer Div truncates, float Div does not
 };
 
+// Doubles back to int64, saturating: INT64_MAX ("to the end" in Slice) is 2^63 as a double, and
+// casting that back is undefined.
+int64_t toInt(double x) {
+  if (!(x == x)) return 0;
+  if (x >= 9.2233720368547758e18) return std::numeric_limits<int64_t>::max();
+  if (x <= -9.2233720368547758e18) return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(x);
+}
+
+// The element count of dims, or nullopt when a dimension is negative or the count passes
+// kMaxElements (also guards against overflow).
+std::optional<size_t> countOf(const std::vector<int64_t>& dims);
+
+// A value is well formed when its dims describe exactly its data.
+bool consistent(const Value& v) {
+  auto n = countOf(v.dims);
+  return n && *n == v.data.size();
+}
+
 constexpr size_t kMaxElements = 4096;  // shape arithmetic is tiny; anything larger is data
+
+std::optional<size_t> countOf(const std::vector<int64_t>& dims) {
+  size_t n = 1;
+  for (int64_t d : dims) {
+    if (d < 0 || (d > 0 && n > kMaxElements / static_cast<size_t>(d))) return std::nullopt;
+    n *= static_cast<size_t>(d);
+  }
+  return n;
+}
 
 bool isIntegral(int type) {
   return type == onnx::TensorProto::INT64 || type == onnx::TensorProto::INT32 ||
@@ -28,13 +57,11 @@ bool isIntegral(int type) {
 
 std::optional<Value> fromTensor(const onnx::TensorProto& t) {
   Value v;
-  size_t n = 1;
-  for (int64_t d : t.dims()) {
-    if (d < 0) return std::nullopt;
-    v.dims.push_back(d);
-    n *= static_cast<size_t>(d);
-  }
-  if (n > kMaxElements) return std::nullopt;
+  v.dims.assign(t.dims().begin(), t.dims().end());
+  const auto count = countOf(v.dims);
+  if (!count) return std::nullopt;
+  const size_t n = *count;
+  v.integral = isIntegral(t.data_type());
   const std::string& raw = t.raw_data();
   auto readRaw = [&](size_t width, auto convert) -> bool {
     if (raw.size() != n * width) return false;
@@ -92,11 +119,14 @@ size_t count(const std::vector<int64_t>& dims) {
 }
 
 // Elementwise with broadcasting of equal shapes or a one-element side.
+// Broadcasting is limited to equal shapes or a one-element side (all shape arithmetic needs).
 std::optional<Value> binary(const Value& a, const Value& b,
                             const std::function<std::optional<double>(double, double)>& f) {
   const size_t na = a.data.size(), nb = b.data.size();
-  if (na != nb && na != 1 && nb != 1) return std::nullopt;
+  if (na == 0 || nb == 0) return std::nullopt;
+  if (!(a.dims == b.dims || na == 1 || nb == 1)) return std::nullopt;
   Value out;
+  out.integral = a.integral && b.integral;
   out.dims = na >= nb ? a.dims : b.dims;
   if (na == nb && a.dims.size() < b.dims.size()) out.dims = b.dims;
   for (size_t i = 0; i < std::max(na, nb); ++i) {
@@ -109,7 +139,7 @@ std::optional<Value> binary(const Value& a, const Value& b,
 
 int64_t attrInt(const onnx::NodeProto& n, const char* name, int64_t fallback) {
   for (const auto& a : n.attribute())
-    if (a.name() == name) return a.i();
+    if (a.name() == name && a.type() == onnx::AttributeProto::INT) return a.i();
   return fallback;
 }
 
@@ -121,7 +151,7 @@ std::optional<std::vector<int64_t>> attrInts(const onnx::NodeProto& n, const cha
 
 std::vector<int64_t> asInts(const Value& v) {
   std::vector<int64_t> out;
-  for (double x : v.data) out.push_back(static_cast<int64_t>(x));
+  for (double x : v.data) out.push_back(toInt(x));
   return out;
 }
 
@@ -148,7 +178,7 @@ class Folder {
       } catch (const std::exception&) {
         v.reset();  // anything odd: leave it to shape inference
       }
-      if (!v || v->data.size() > kMaxElements) continue;
+      if (!v || v->data.size() > kMaxElements || !consistent(*v)) continue;
       values_[n.output(0)] = *v;
       if (n.op_type() == "Constant") continue;
       int type = onnx::TensorProto::INT64;
@@ -165,7 +195,7 @@ class Folder {
       for (int64_t d : v->dims) t.add_dims(d);
       for (double x : v->data) {
         if (t.data_type() == onnx::TensorProto::INT64)
-          t.add_int64_data(static_cast<int64_t>(x));
+          t.add_int64_data(toInt(x));
         else
           t.add_int32_data(static_cast<int32_t>(x));
       }
@@ -209,6 +239,7 @@ class Folder {
       }
       return std::nullopt;
     }
+    if ((op == "Shape" || op == "Size") && n.input_size() < 1) return std::nullopt;
     if (op == "Shape") {
       auto dims = shapeOf(n.input(0));
       if (!dims) return std::nullopt;
@@ -232,8 +263,14 @@ class Folder {
     if (op == "Identity") return *a;
     if (op == "Cast") {
       Value v = *a;
-      if (isIntegral(static_cast<int>(attrInt(n, "to", 1))))
-        for (double& x : v.data) x = std::trunc(x);
+      const int to = static_cast<int>(attrInt(n, "to", 1));
+      v.integral = isIntegral(to);
+      for (double& x : v.data) {
+        if (to == onnx::TensorProto::BOOL)
+          x = x != 0;
+        else if (v.integral)
+          x = std::trunc(x);
+      }
       return v;
     }
     if (op == "Neg") {
@@ -248,21 +285,24 @@ class Folder {
       else if (const Value* ax = in(n, 1))
         axes = asInts(*ax);
       Value v = *a;
+      // Axes are normalised against the output rank (Unsqueeze) or the input rank (Squeeze);
+      // any out of range or repeated makes the node not foldable.
+      const int64_t r =
+          static_cast<int64_t>(op == "Unsqueeze" ? a->dims.size() + axes.size() : a->dims.size());
+      for (int64_t& x : axes) {
+        if (x < -r || x >= r) return std::nullopt;
+        if (x < 0) x += r;
+      }
+      std::sort(axes.begin(), axes.end());
+      if (std::adjacent_find(axes.begin(), axes.end()) != axes.end()) return std::nullopt;
       if (op == "Unsqueeze") {
-        const int64_t r = static_cast<int64_t>(a->dims.size() + axes.size());
-        for (int64_t& x : axes) x = x < 0 ? x + r : x;
-        std::sort(axes.begin(), axes.end());
-        for (int64_t x : axes)
-          v.dims.insert(v.dims.begin() + std::min<int64_t>(x, v.dims.size()), 1);
+        for (int64_t x : axes) v.dims.insert(v.dims.begin() + x, 1);
       } else {
         std::vector<int64_t> dims;
-        for (size_t i = 0; i < a->dims.size(); ++i) {
-          const bool drop = axes.empty()
-                                ? a->dims[i] == 1
-                                : std::find_if(axes.begin(), axes.end(), [&](int64_t x) {
-                                    return (x < 0 ? x + int64_t(a->dims.size()) : x) == int64_t(i);
-                                  }) != axes.end();
-          if (!drop) dims.push_back(a->dims[i]);
+        for (int64_t i = 0; i < r; ++i) {
+          const bool listed = std::binary_search(axes.begin(), axes.end(), i);
+          if (listed && a->dims[i] != 1) return std::nullopt;  // only dimensions of 1 squeeze
+          if (!(listed || (axes.empty() && a->dims[i] == 1))) dims.push_back(a->dims[i]);
         }
         v.dims = dims;
       }
@@ -274,7 +314,7 @@ class Folder {
       Value v{idx->dims, {}};
       const int64_t len = a->dims[0];
       for (double x : idx->data) {
-        int64_t i = static_cast<int64_t>(x);
+        int64_t i = toInt(x);
         if (i < 0) i += len;
         if (i < 0 || i >= len) return std::nullopt;
         v.data.push_back(a->data[i]);
@@ -297,9 +337,8 @@ class Folder {
       if (!s || !e) return std::nullopt;
       const Value* st = in(n, 4);
       const int64_t len = a->dims[0];
-      int64_t start = static_cast<int64_t>(s->data.at(0)),
-              end = static_cast<int64_t>(e->data.at(0));
-      const int64_t step = st ? static_cast<int64_t>(st->data.at(0)) : 1;
+      int64_t start = toInt(s->data.at(0)), end = toInt(e->data.at(0));
+      const int64_t step = st ? toInt(st->data.at(0)) : 1;
       if (step != 1) return std::nullopt;
       if (start < 0) start += len;
       if (end < 0) end += len;
@@ -313,8 +352,8 @@ class Folder {
       if (a->dims.size() > 1) return std::nullopt;
       double r = op == "ReduceProd" ? 1 : 0;
       for (double x : a->data) r = op == "ReduceProd" ? r * x : r + x;
-      return Value{attrInt(n, "keepdims", 1) ? std::vector<int64_t>{1} : std::vector<int64_t>{},
-                   {r}};
+      const bool keep = attrInt(n, "keepdims", 1) && !a->dims.empty();
+      return Value{keep ? std::vector<int64_t>{1} : std::vector<int64_t>{}, {r}, a->integral};
     }
     const Value* b = in(n, 1);
     if (!b) return std::nullopt;
@@ -336,9 +375,8 @@ class Folder {
     if (op == "Div")
       return binary(*a, *b, [&](double x, double y) -> std::optional<double> {
         if (y == 0) return std::nullopt;
-        // Integer tensors divide with truncation, as ONNX's integer Div does.
-        const bool integral = x == std::trunc(x) && y == std::trunc(y);
-        return integral ? std::trunc(x / y) : x / y;
+        // Integer tensors divide with truncation, as ONNX's integer Div does (by type).
+        return a->integral && b->integral ? std::trunc(x / y) : x / y;
       });
     if (op == "Max") return binary(*a, *b, [](double x, double y) { return std::max(x, y); });
     if (op == "Min") return binary(*a, *b, [](double x, double y) { return std::min(x, y); });

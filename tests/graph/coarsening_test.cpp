@@ -350,6 +350,26 @@ TEST(Coarsening, CostsSumAndSingleComputeValuesBroadcast) {
   }
 }
 
+// A Split's three outputs into one group all travel; one tensor read by two members travels once.
+// The producer's output_bytes tells the two apart (the importer sets it to its outputs' sum).
+TEST(Coarsening, SeveralOutputsOfOneProducerEachTravel) {
+  DataflowGraph g;
+  Node split = node("split");
+  split.output_bytes = 300;
+  g.addNode(split);
+  Node x = node("x");
+  x.output_bytes = 100;
+  g.addNode(x);
+  for (const char* id : {"q", "k", "v", "a", "b"}) g.addNode(node(id));
+  for (const char* id : {"q", "k", "v"}) g.addEdge("split", id, 100);
+  g.addEdge("x", "a", 100);
+  g.addEdge("x", "b", 100);
+  const DataflowGraph c = groupGraph(g, {0, 1, 2, 2, 2, 3, 3});
+  ASSERT_EQ(c.edgeCount(), 2);
+  EXPECT_DOUBLE_EQ(c.edge(0).bytes, 300);  // split -> {q, k, v}: three tensors
+  EXPECT_DOUBLE_EQ(c.edge(1).bytes, 100);  // x -> {a, b}: one tensor
+}
+
 TEST(Coarsening, ATensorSentTwiceIntoAGroupCountsOnce) {
   DataflowGraph g;
   for (const char* id : {"u", "w", "v1", "v2"}) g.addNode(node(id));

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
+#include <limits>
+
 #include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
 #include "core/sim/cost_table.h"
@@ -330,6 +332,71 @@ TEST(OnnxImport, RuntimeShapeArithmeticIsFolded) {
   EXPECT_GE(report.folded_nodes, 9);
   // The reshape depends on x only.
   EXPECT_EQ(g.inEdges(*g.find("/Reshape")).size(), 1u);
+}
+
+// `x.flatten(1)` as exported with dynamic axes: Slice(shape, 1, INT64_MAX) ("to the end"), a
+// product that ONNX does not propagate, and a Gather with a negative index. The MatMul after the
+// Reshape only gets its FLOPs if all of it folds right.
+TEST(OnnxImport, FoldingSlicesToTheEndAndNegativeIndices) {
+  OnnxBuilder b("flatten");
+  const std::string x = b.input("x", {"batch", 10, 64});
+  const std::string shape = b.node("Shape", "/Shape", {x});
+  const std::string head =
+      b.node("Slice", "/Slice_head", {shape, b.ints("s0", {0}), b.ints("e0", {1})});
+  const std::string tail =
+      b.node("Slice", "/Slice_tail",
+             {shape, b.ints("s1", {1}), b.ints("e1", {std::numeric_limits<int64_t>::max()})});
+  const std::string prod = b.node("ReduceProd", "/ReduceProd", {tail});
+  b.attr("keepdims", int64_t{1});
+  const std::string last = b.node("Gather", "/Gather_last", {shape, b.ints("minus_one", {-1})});
+  // prod / last * last: the same number, through an integer Div ONNX cannot propagate.
+  const std::string same = b.node("Mul", "/Mul", {b.node("Div", "/Div", {prod, last}), last});
+  const std::string target = b.node("Concat", "/Concat", {head, same});
+  b.attr("axis", int64_t{0});
+  const std::string flat = b.node("Reshape", "/Reshape", {x, target});
+  const std::string y = b.node("MatMul", "/MatMul", {flat, b.weight("w", {640, 8})});
+  b.output(y, {"batch", 8});
+  OnnxImportOptions opts;
+  opts.dims = {{"batch", 3}};
+  const DataflowGraph g = importOnnx(b.serialize(), opts);
+  EXPECT_DOUBLE_EQ(node(g, "/MatMul").flops, 2.0 * 3 * 640 * 8);
+  EXPECT_FALSE(g.find("/Slice_tail"));
+}
+
+// Resize reads its scales from a small float initializer: the importer keeps those values.
+TEST(OnnxImport, ResizeScalesFromAnInitializer) {
+  OnnxBuilder b("resize");
+  const std::string x = b.input("x", {1, 3, 8, 8});
+  const std::string up = b.node("Resize", "/Resize", {x, "", b.floats("scales", {1, 1, 2, 2})});
+  const std::string y = b.node("Relu", "/Relu", {up});
+  b.output(y, {1, 3, 16, 16});
+  const DataflowGraph g = importOnnx(b.serialize());
+  EXPECT_DOUBLE_EQ(node(g, "/Relu").flops, 3.0 * 16 * 16);
+}
+
+TEST(OnnxImport, NegativeInitializerDimensionIsAnError) {
+  OnnxBuilder b("neg");
+  const std::string x = b.input("x", {4});
+  auto* w = b.model().mutable_graph()->add_initializer();
+  w->set_name("w");
+  w->set_data_type(1);
+  w->add_dims(-4);
+  b.output(b.node("Add", "/add", {x, "w"}), {4});
+  EXPECT_NE(errorOf(b.serialize()).find("initializer 'w': has a negative dimension"),
+            std::string::npos);
+}
+
+TEST(OnnxImport, DuplicateGraphInputNamesStayDistinctAndErrorsNameTheFile) {
+  OnnxBuilder b("dup");
+  const std::string x = b.input("x", {4});
+  b.input("x", {4});
+  b.output(b.node("Relu", "/relu", {x}), {4});
+  try {
+    const DataflowGraph g = importOnnx(b.serialize(), {}, "dup.onnx");
+    EXPECT_TRUE(g.find("x#2"));
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "dup.onnx") << e.what();
+  }
 }
 
 // A real PyTorch export when Debian's python3-torch and python3-onnx are installed.

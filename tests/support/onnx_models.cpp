@@ -92,6 +92,15 @@ std::string OnnxBuilder::ints(const std::string& name, const std::vector<int64_t
   return name;
 }
 
+std::string OnnxBuilder::floats(const std::string& name, const std::vector<float>& values) {
+  auto* w = model_->mutable_graph()->add_initializer();
+  w->set_name(name);
+  w->set_data_type(onnx::TensorProto::FLOAT);
+  w->add_dims(static_cast<int64_t>(values.size()));
+  for (float v : values) w->add_float_data(v);
+  return name;
+}
+
 std::string OnnxBuilder::node(const std::string& op, const std::string& name,
                               const std::vector<std::string>& inputs) {
   auto* n = model_->mutable_graph()->add_node();

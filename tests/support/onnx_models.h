@@ -37,6 +37,8 @@ class OnnxBuilder {
   std::string weight(const std::string& name, const std::vector<int64_t>& dims, int elem_type = 1);
   // An int64 initializer with data (Reshape's shape, axes): always stored inline.
   std::string ints(const std::string& name, const std::vector<int64_t>& values);
+  // A float initializer with data (Resize's scales): always stored inline.
+  std::string floats(const std::string& name, const std::vector<float>& values);
   // Adds a node with one output named after the node; returns the output's name.
   std::string node(const std::string& op, const std::string& name,
                    const std::vector<std::string>& inputs);
