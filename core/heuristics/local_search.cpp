@@ -152,10 +152,12 @@ class Mover {
 
 }  // namespace
 
-Placement anneal(const PlaceContext& ctx, const Assignment& start, const AnnealConfig& cfg) {
+Placement anneal(const PlaceContext& ctx, const Assignment& start, const AnnealConfig& cfg,
+                 const std::vector<int>& order) {
   const CostTable& c = ctx.costs;
   Placement result;
   result.assignment = start;
+  result.order = order;
   const long budget = std::max(0L, ctx.budget);
   if (budget == 0 || c.nodes() == 0) return result;
 
@@ -170,7 +172,7 @@ Placement anneal(const PlaceContext& ctx, const Assignment& start, const AnnealC
   }
 
   Assignment cur = start;
-  double curMs = sim.makespan(cur);
+  double curMs = sim.makespan(cur, order);
   long done = 1;
   Assignment& best = result.assignment;
   double bestMs = curMs;
@@ -205,7 +207,7 @@ Placement anneal(const PlaceContext& ctx, const Assignment& start, const AnnealC
         break;
       }
       mover.propose(cur);
-      const double ms = sim.makespan(cur);
+      const double ms = sim.makespan(cur, order);
       ++done;
       const double delta = ms - curMs;
       if (delta <= 0 || (temp > 0 && rng.uniform() < std::exp(-delta / temp))) {
@@ -321,7 +323,9 @@ class LocalSearch : public Method {
       }
       start = listSchedule(ctx.costs, lc);
     }
-    return anneal(ctx, start.assignment, cfg);
+    // The start's order (its plan's order on each device) is the one the priority and sequence
+    // disciplines follow for every assignment the search tries.
+    return anneal(ctx, start.assignment, cfg, executionOrder(start));
   }
 };
 

@@ -19,6 +19,9 @@ struct AnnealConfig {
 // Anneals from `start` using exactly ctx.budget simulator evaluations (fewer only when cancelled,
 // or one when there is a single device), seeded by ctx.seed. Returns the best assignment seen
 // (never worse than the start, by the simulator's judgement), with evaluations and cancelled set.
-Placement anneal(const PlaceContext& ctx, const Assignment& start, const AnnealConfig& cfg);
+// `order` is what the priority and sequence disciplines follow for every assignment tried
+// (ctx.sim.discipline; empty: the topological order); it is returned as Placement::order.
+Placement anneal(const PlaceContext& ctx, const Assignment& start, const AnnealConfig& cfg,
+                 const std::vector<int>& order = {});
 
 }  // namespace doppler

@@ -1,5 +1,6 @@
 #include "core/heuristics/method.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -121,6 +122,27 @@ const std::string& Params::choice(const std::string& name) const {
 
 bool Params::flag(const std::string& name) const {
   return *lookup(values_, name) == "true";
+}
+
+std::vector<int> executionOrder(const Placement& p) {
+  if (!p.planned) return p.order;
+  const std::vector<NodeSpan>& spans = p.planned->nodes;
+  const int n = static_cast<int>(spans.size());
+  std::vector<int> position(n, n), out;
+  for (size_t k = 0; k < p.order.size(); ++k) position[p.order[k]] = static_cast<int>(k);
+  out.reserve(n);
+  for (int v = 0; v < n; ++v)
+    if (spans[v].device >= 0) out.push_back(v);
+  // A zero-length node sorts before a node starting at the same time (it finishes first), and
+  // equal spans keep the method's order, so the result stays topological.
+  std::sort(out.begin(), out.end(), [&](int x, int y) {
+    const NodeSpan &a = spans[x], &b = spans[y];
+    if (a.start_us != b.start_us) return a.start_us < b.start_us;
+    if (a.finish_us != b.finish_us) return a.finish_us < b.finish_us;
+    if (position[x] != position[y]) return position[x] < position[y];
+    return x < y;
+  });
+  return out;
 }
 
 }  // namespace doppler

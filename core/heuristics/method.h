@@ -65,8 +65,10 @@ struct PlaceContext {
 struct Placement {
   Assignment assignment;
   std::optional<Schedule> planned;  // the method's own schedule, if it builds one
-  std::vector<int> order;           // the order nodes were assigned in, if meaningful
-  long evaluations = 0;             // simulator calls (search methods)
+  // The order nodes were assigned in (sequential methods), or the order the method means its
+  // nodes to run in (local search: its start's executionOrder); may be empty.
+  std::vector<int> order;
+  long evaluations = 0;  // simulator calls (search methods)
   bool cancelled = false;
   DecisionTrace decisions;  // when PlaceContext::decisions asked for them
 };
@@ -83,6 +85,12 @@ class Method {
   virtual bool sequential() const { return false; }
   virtual Placement place(const PlaceContext& ctx, const Params& params) const = 0;
 };
+
+// The order the priority and sequence disciplines follow for this placement (discipline.h): for
+// a method that planned a schedule, its nodes by planned start (then planned finish, then
+// position in `order`), so each device runs its nodes as planned, insertions included; without
+// a plan, `order` as it is. Empty when the placement has neither.
+std::vector<int> executionOrder(const Placement& p);
 
 // Every registered method, in the order the CLI lists them.
 const std::vector<std::unique_ptr<Method>>& methods();

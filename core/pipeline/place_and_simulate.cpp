@@ -13,7 +13,22 @@ SimOptions PlaceSettings::simOptions() const {
   options.model = cost_model;
   options.noise = noise;
   options.seed = seed;
+  options.discipline = discipline;
   return options;
+}
+
+const char* toString(OrderSource s) {
+  switch (s) {
+    case OrderSource::Planned:
+      return "planned";
+    case OrderSource::Method:
+      return "method";
+    case OrderSource::Given:
+      return "given";
+    case OrderSource::Topological:
+      return "topological";
+  }
+  return "topological";
 }
 
 Params checkSettings(const PlaceSettings& settings) {
@@ -22,6 +37,46 @@ Params checkSettings(const PlaceSettings& settings) {
   if (settings.budget < 1) throw InputError("", "--budget", "must be at least 1");
   return params;
 }
+
+namespace {
+
+// The execution order: the given one, the plan's, the method's, or the topological order; checked
+// to be a permutation and, under sequence, to let every device run all its nodes.
+void chooseOrder(const PlaceRequest& request, const DataflowGraph& graph, const CostTable& costs,
+                 PlaceOutcome& out) {
+  const Discipline discipline = request.settings.discipline;
+  if (request.given) {
+    if (!request.given_order.empty()) {
+      out.execution_order = request.given_order;
+      out.order_source = OrderSource::Given;
+    } else if (usesOrder(discipline)) {
+      throw InputError("", "order",
+                       std::string("the ") + toString(discipline) +
+                           " discipline needs an order, and the assignment has none (add "
+                           "\"order\": [node ids], as `doppler place --json` writes)");
+    }
+  } else {
+    out.execution_order = executionOrder(out.placement);
+    out.order_source = out.placement.planned ? OrderSource::Planned : OrderSource::Method;
+  }
+  if (out.execution_order.empty()) {
+    out.execution_order = costs.topoOrder();
+    out.order_source = OrderSource::Topological;
+  }
+  validateOrder(out.execution_order, costs.nodes());
+  if (discipline == Discipline::Sequence) {
+    const int stuck = findSequenceDeadlock(costs, out.placement.assignment, out.execution_order);
+    if (stuck >= 0)
+      throw InputError("", "order",
+                       "under the sequence discipline device " +
+                           std::to_string(out.placement.assignment[stuck]) +
+                           " waits forever for node '" + graph.node(stuck).id +
+                           "': one of its inputs can only run after it (list every node after "
+                           "its inputs)");
+  }
+}
+
+}  // namespace
 
 PlaceOutcome placeAndSimulate(const PlaceRequest& request) {
   const auto start = std::chrono::steady_clock::now();
@@ -55,7 +110,8 @@ PlaceOutcome placeAndSimulate(const PlaceRequest& request) {
     out.resolved_params = params->values();
   }
   validateAssignment(out.placement.assignment, costs);
-  out.sim = Simulator(costs, sim).run(out.placement.assignment);
+  chooseOrder(request, graph, costs, out);
+  out.sim = Simulator(costs, sim).run(out.placement.assignment, out.execution_order);
   out.lower_bound_us = lowerBound(costs).value();
   out.compute_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -25,6 +25,9 @@ struct PlaceSettings {
   double noise = 0;    // log-normal sigma on every simulated duration
   uint64_t seed = 1;   // randomised methods, tie-breaking and noise
   long budget = 5000;  // simulator evaluations, for search methods
+  // How each device picks its next node (docs/simulator.md#disciplines); priority and sequence
+  // follow the placement's execution order (PlaceOutcome::execution_order).
+  Discipline discipline = Discipline::Fifo;
   bool operator==(const PlaceSettings&) const = default;
 
   SimOptions simOptions() const;
@@ -42,16 +45,32 @@ struct PlaceRequest {
   // Simulate this assignment instead of running settings.method (`doppler simulate`); then the
   // method, its parameters and the budget are not used.
   std::optional<Assignment> given;
+  // The order that came with `given` (from its file), for the priority and sequence disciplines.
+  // Under those, a given assignment without an order is an InputError (field "order").
+  std::vector<int> given_order;
   // Sequential methods (Method::sequential): record the decisions into placement.decisions, and
   // replay with these choices changed (decision_trace.h). InputError for other methods.
   bool record_decisions = false;
   std::vector<DecisionOverride> overrides;
 };
 
+// Where PlaceOutcome::execution_order came from.
+enum class OrderSource {
+  Planned,      // the method's planned schedule: its nodes by planned start (executionOrder)
+  Method,       // the method's own order (Placement::order), it planned no schedule
+  Given,        // the order that came with a given assignment
+  Topological,  // none of these: the topological order with ties by node index
+};
+const char* toString(OrderSource s);  // "planned", "method", "given", "topological"
+
 struct PlaceOutcome {
   ParamValues resolved_params;  // every parameter of the method, defaults filled in
   Placement placement;          // assignment, planned schedule, order, evaluations, cancelled
-  SimResult sim;                // the assignment under settings' cost model, noise and seed
+  SimResult sim;  // the assignment under settings' cost model, noise, seed and discipline
+  // The order the priority and sequence disciplines follow (computed under fifo too, so a
+  // placement file can carry it), and where it came from.
+  std::vector<int> execution_order;
+  OrderSource order_source = OrderSource::Topological;
   double lower_bound_us = 0;
   double compute_ms = 0;  // wall time of the whole call
 
@@ -64,8 +83,8 @@ struct PlaceOutcome {
 Params checkSettings(const PlaceSettings& settings);
 
 // Checks the settings and that the graph fits the device set (InputError), places, checks the
-// assignment, simulates. A cancelled search still yields a full outcome, its best assignment
-// simulated, with placement.cancelled set.
+// assignment and its order (under sequence: that no device waits forever), simulates. A cancelled
+// search still yields a full outcome, its best assignment simulated, with placement.cancelled set.
 PlaceOutcome placeAndSimulate(const PlaceRequest& request);
 
 // The methods that can record and replay their decisions, comma-separated (for messages).

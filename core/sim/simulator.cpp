@@ -182,6 +182,126 @@ double Simulator::runReference(const Assignment& a) {
   return makespan;
 }
 
+// The sequence discipline under the reference model. Each device runs its nodes in the order's
+// sequence, so a node starts at the later of its ready time and its predecessor's finish on the
+// device: a longest path through the graph plus one edge between consecutive nodes of each
+// device, computed in any order that respects both kinds of edge. Without contention this is
+// exactly what the event loop computes.
+template <bool Noise, bool Record>
+double Simulator::runSequence(const Assignment& a) {
+  const CostTable& c = costs_;
+  const int n = c.nodes();
+  const int* dev = a.data();
+  double* ready = ready_.data();
+  int* pending = pending_.data();
+  std::fill(devFree_.begin(), devFree_.end(), 0.0);
+  double* devFree = devFree_.data();
+  heap_.clear();  // used as a stack of runnable nodes
+  for (int v = 0; v < n; ++v) {
+    ready[v] = 0;
+    pending[v] = c.inDegree(v) + seqHasPrev_[v];
+    if (pending[v] == 0) heap_.push_back({0.0, v});
+  }
+  double makespan = 0;
+  int done = 0;
+  while (!heap_.empty()) {
+    const int v = heap_.back().v;
+    heap_.pop_back();
+    ++done;
+    const int d = dev[v];
+    const double s = ready[v] > devFree[d] ? ready[v] : devFree[d];
+    double dur = c.compute(v, d);
+    if constexpr (Noise) dur *= nodeNoise_[v];
+    const double f = s + dur;
+    devFree[d] = f;
+    if (f > makespan) makespan = f;
+    if constexpr (Record) {
+      start_[v] = s;
+      finish_[v] = f;
+      order_.push_back(v);
+    }
+    for (const int* e = c.outBegin(v); e != c.outEnd(v); ++e) {
+      const int w = c.edgeDst(*e);
+      double tr = c.transfer(*e, d, dev[w]);
+      if constexpr (Noise) tr *= edgeNoise_[*e];
+      const double arrive = f + tr;
+      if constexpr (Record) {
+        if (dev[w] != d) transfers_.push_back({*e, d, dev[w], f, arrive});
+      }
+      if (arrive > ready[w]) ready[w] = arrive;
+      if (--pending[w] == 0) heap_.push_back({0.0, w});
+    }
+    const int next = seqNext_[v];
+    if (next >= 0 && --pending[next] == 0) heap_.push_back({0.0, next});
+  }
+  if (done < n) {
+    // The stuck node of the lowest device: the first of its sequence that never ran.
+    for (int d = 0; d < c.devices(); ++d)
+      for (int k = seqStart_[d]; k < seqStart_[d + 1]; ++k)
+        if (pending[seqList_[k]] > 0) throwDeadlock(a, seqList_[k]);
+  }
+  return makespan;
+}
+
+void Simulator::throwDeadlock(const Assignment& a, int node) const {
+  throw InputError("", "order",
+                   "under the sequence discipline device " + std::to_string(a[node]) +
+                       " waits forever for node " + std::to_string(node) +
+                       ": one of its inputs can only run after it (list every node after its "
+                       "inputs)");
+}
+
+void Simulator::prepareOrder(const Assignment& a, std::span<const int> order) {
+  const int n = costs_.nodes(), D = costs_.devices();
+  if (order.empty()) order = costs_.topoOrder();
+  assert(static_cast<int>(order.size()) == n);
+  if (opts_.discipline == Discipline::Priority) {
+    rank_.resize(n);
+    for (int k = 0; k < n; ++k) rank_[order[k]] = k;
+    return;
+  }
+  seqStart_.assign(D + 1, 0);
+  for (const int v : order) ++seqStart_[a[v] + 1];
+  for (int d = 0; d < D; ++d) seqStart_[d + 1] += seqStart_[d];
+  seqList_.resize(n);
+  seqPos_.assign(seqStart_.begin(), seqStart_.end() - 1);
+  for (const int v : order) seqList_[seqPos_[a[v]]++] = v;
+  seqNext_.assign(n, -1);
+  seqHasPrev_.assign(n, 0);
+  for (int d = 0; d < D; ++d) {
+    seqPos_[d] = seqStart_[d];
+    for (int k = seqStart_[d]; k + 1 < seqStart_[d + 1]; ++k) {
+      seqNext_[seqList_[k]] = seqList_[k + 1];
+      seqHasPrev_[seqList_[k + 1]] = 1;
+    }
+  }
+}
+
+int findSequenceDeadlock(const CostTable& costs, const Assignment& a, std::span<const int> order) {
+  const int n = costs.nodes(), D = costs.devices();
+  const auto seq = deviceSequences(a, order, D);
+  std::vector<int> next(n, -1), pending(n, 0), stack;
+  for (int v = 0; v < n; ++v) pending[v] = costs.inDegree(v);
+  for (const auto& s : seq)
+    for (size_t k = 0; k + 1 < s.size(); ++k) {
+      next[s[k]] = s[k + 1];
+      ++pending[s[k + 1]];
+    }
+  for (int v = 0; v < n; ++v)
+    if (pending[v] == 0) stack.push_back(v);
+  while (!stack.empty()) {
+    const int v = stack.back();
+    stack.pop_back();
+    for (const int* e = costs.outBegin(v); e != costs.outEnd(v); ++e)
+      if (--pending[costs.edgeDst(*e)] == 0) stack.push_back(costs.edgeDst(*e));
+    if (next[v] >= 0 && --pending[next[v]] == 0) stack.push_back(next[v]);
+  }
+  for (const auto& s : seq)
+    for (const int v : s)
+      if (pending[v] > 0) return v;
+  return -1;
+}
+
 namespace {
 enum EventKind { kNodeFinish = 0, kArrival = 1 };
 }  // namespace
@@ -194,6 +314,10 @@ double Simulator::runEvents(const Assignment& a, bool record) {
   const int n = c.nodes(), D = c.devices();
   const bool noise = opts_.noise > 0;
   const bool links = opts_.model == CostModel::Links;
+  // Fifo queues nodes by ready time, priority by rank; sequence takes each device's next node
+  // in its sequence once it is ready (pending_ == 0) and queues nothing.
+  const bool priority = opts_.discipline == Discipline::Priority;
+  const bool sequence = opts_.discipline == Discipline::Sequence;
   devQueue_.resize(D);
   linkQueue_.resize(links ? static_cast<size_t>(D) * D : 0);
   for (auto& q : devQueue_) q.clear();
@@ -219,13 +343,13 @@ double Simulator::runEvents(const Assignment& a, bool record) {
   for (int v = 0; v < n; ++v) {
     ready_[v] = 0;
     pending_[v] = c.inDegree(v);
-    if (pending_[v] == 0) qPush(devQ[a[v]], {0.0, v});
+    if (pending_[v] == 0 && !sequence) qPush(devQ[a[v]], {priority ? rank_[v] : 0.0, v});
   }
   double makespan = 0, now = 0;
   auto arrive = [&](int e, double t) {
     const int w = c.edgeDst(e);
     if (t > ready_[w]) ready_[w] = t;
-    if (--pending_[w] == 0) qPush(devQ[a[w]], {ready_[w], w});
+    if (--pending_[w] == 0 && !sequence) qPush(devQ[a[w]], {priority ? rank_[w] : ready_[w], w});
   };
   for (;;) {
     // Dispatch: idle links take their earliest request, idle devices their earliest ready node.
@@ -251,15 +375,22 @@ double Simulator::runEvents(const Assignment& a, bool record) {
       pushEvent(now + tr, kArrival, e);
     }
     for (int d = 0; d < D; ++d) {
-      if (devBusy[d] || devQ[d].empty() || devQ[d].front().t > now) continue;
-      Timed r = heapPop(devQ[d]);
-      double dur = c.compute(r.v, d);
-      if (noise) dur *= nodeNoise_[r.v];
+      if (devBusy[d]) continue;
+      int v = -1;
+      if (sequence) {
+        if (seqPos_[d] == seqStart_[d + 1] || pending_[seqList_[seqPos_[d]]] != 0) continue;
+        v = seqList_[seqPos_[d]++];
+      } else {
+        if (devQ[d].empty() || (!priority && devQ[d].front().t > now)) continue;
+        v = heapPop(devQ[d]).v;
+      }
+      double dur = c.compute(v, d);
+      if (noise) dur *= nodeNoise_[v];
       devBusy[d] = 1;
-      start_[r.v] = now;
-      finish_[r.v] = now + dur;
-      if (record) order_.push_back(r.v);
-      pushEvent(now + dur, kNodeFinish, r.v);
+      start_[v] = now;
+      finish_[v] = now + dur;
+      if (record) order_.push_back(v);
+      pushEvent(now + dur, kNodeFinish, v);
     }
     if (events.empty()) break;
     now = events.front().t;
@@ -297,29 +428,39 @@ double Simulator::runEvents(const Assignment& a, bool record) {
       }
     }
   }
+  if (sequence)
+    for (int d = 0; d < D; ++d)
+      if (seqPos_[d] < seqStart_[d + 1]) throwDeadlock(a, seqList_[seqPos_[d]]);
   return makespan;
 }
 
-double Simulator::simulate(const Assignment& a, bool record) {
+double Simulator::simulate(const Assignment& a, std::span<const int> order, bool record) {
   assert(static_cast<int>(a.size()) == costs_.nodes());
+  const Discipline discipline = opts_.discipline;
+  if (discipline != Discipline::Fifo) prepareOrder(a, order);
   const bool noise = opts_.noise > 0;
   if (noise) drawNoise();
   if (record) {
     order_.clear();
     transfers_.clear();
   }
-  if (opts_.model == CostModel::Links || opts_.event_loop) return runEvents(a, record);
+  if (opts_.model == CostModel::Links || opts_.event_loop || discipline == Discipline::Priority)
+    return runEvents(a, record);
+  if (discipline == Discipline::Sequence) {
+    if (noise) return record ? runSequence<true, true>(a) : runSequence<true, false>(a);
+    return record ? runSequence<false, true>(a) : runSequence<false, false>(a);
+  }
   if (noise) return record ? runReference<true, true>(a) : runReference<true, false>(a);
   return record ? runReference<false, true>(a) : runReference<false, false>(a);
 }
 
-double Simulator::makespan(const Assignment& a) {
-  return simulate(a, false);
+double Simulator::makespan(const Assignment& a, std::span<const int> order) {
+  return simulate(a, order, false);
 }
 
-SimResult Simulator::run(const Assignment& a) {
+SimResult Simulator::run(const Assignment& a, std::span<const int> order) {
   SimResult out;
-  out.schedule.makespan_us = simulate(a, true);
+  out.schedule.makespan_us = simulate(a, order, true);
   finishResult(a, out);
   return out;
 }

@@ -3,15 +3,18 @@
 //
 // Each device runs one node at a time; a node becomes ready when all its inputs have arrived; a
 // device never idles while a node assigned to it is ready; among ready nodes it takes the one
-// that became ready first (ties by node index). Transfers start when their producer finishes.
+// that became ready first (ties by node index), or by another discipline (discipline.h).
+// Transfers start when their producer finishes.
 // Cost models: `reference` (transfers never contend) and `links` (each directed link carries one
 // transfer at a time, first requested first served, ties by edge index). Optional seeded
 // multiplicative noise on every duration.
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/sim/cost_table.h"
+#include "core/sim/discipline.h"
 #include "core/sim/schedule.h"
 
 namespace doppler {
@@ -27,6 +30,9 @@ struct SimOptions {
   // Run the general event loop even for the reference model (the fast path computes the same
   // schedule; tests cross-check the two).
   bool event_loop = false;
+  // How a device picks among its ready nodes. Priority and sequence follow the order given to
+  // makespan/run; fifo ignores it.
+  Discipline discipline = Discipline::Fifo;
 };
 
 // Holds reusable buffers: construct once per (cost table, options), call many times. Not
@@ -37,9 +43,13 @@ class Simulator {
 
   // Makespan only: the hot path for search and training. The assignment must have one valid
   // device per node (checked in debug builds only; use validateAssignment at the boundary).
-  double makespan(const Assignment& a);
+  // `order` (a permutation of the nodes, validateOrder) is what the priority and sequence
+  // disciplines follow; empty means the topological order with ties by node index. Under
+  // sequence, an order in which a device's next node can never become ready throws InputError
+  // (field "order"); findSequenceDeadlock finds such a node beforehand.
+  double makespan(const Assignment& a, std::span<const int> order = {});
   // Full result: per-node and per-transfer spans, utilisation, idle gaps.
-  SimResult run(const Assignment& a);
+  SimResult run(const Assignment& a, std::span<const int> order = {});
 
   // Changes the noise seed (each call of makespan/run with noise draws fresh factors from it).
   void reseed(uint64_t seed);
@@ -49,8 +59,12 @@ class Simulator {
  private:
   template <bool Noise, bool Record>
   double runReference(const Assignment& a);
+  template <bool Noise, bool Record>
+  double runSequence(const Assignment& a);
   double runEvents(const Assignment& a, bool record);
-  double simulate(const Assignment& a, bool record);
+  double simulate(const Assignment& a, std::span<const int> order, bool record);
+  void prepareOrder(const Assignment& a, std::span<const int> order);
+  [[noreturn]] void throwDeadlock(const Assignment& a, int node) const;
   void drawNoise();
   void finishResult(const Assignment& a, SimResult& out);
 
@@ -68,6 +82,11 @@ class Simulator {
     int v;
   };
   std::vector<HeapItem> heap_;
+  // Discipline state, rebuilt from the order on each call: priority ranks; sequence: each
+  // device's nodes in order (flat, seqStart_ per device), the next node on the same device, and
+  // how far each device has got.
+  std::vector<double> rank_;
+  std::vector<int> seqList_, seqStart_, seqPos_, seqNext_, seqHasPrev_;
   // Event-loop state (links model), kept across calls so the loop does not allocate.
   struct Timed {
     double t;
@@ -86,5 +105,10 @@ class Simulator {
 
 // Throws InputError if the assignment's size or a device index is wrong (names the node).
 void validateAssignment(const Assignment& a, const CostTable& costs, const std::string& file = {});
+
+// Under the sequence discipline, a node whose device would wait for it forever (an input of it
+// can only run after it, on its device or through other devices); -1 when every node runs. The
+// order must be valid (validateOrder); a topological order never deadlocks.
+int findSequenceDeadlock(const CostTable& costs, const Assignment& a, std::span<const int> order);
 
 }  // namespace doppler
