@@ -83,9 +83,17 @@ void addSimOptions(CLI::App& cmd, SimArgs& args, const std::string& seedHelp) {
   cmd.add_option("--seed", args.seed, seedHelp)->capture_default_str();
 }
 
+void addDisciplineOption(CLI::App& cmd, std::string& discipline) {
+  cmd.add_option("--discipline", discipline,
+                 "How a device picks its next node: fifo (first ready), priority (the method's "
+                 "order, work-conserving) or sequence (the planned order, waiting for each)")
+      ->capture_default_str();
+}
+
 PlaceSettings placeSettings(const SimArgs& args) {
   PlaceSettings settings;
   settings.cost_model = parseCostModel(args.costModel);
+  settings.discipline = disciplineFromName(args.discipline);
   settings.noise = args.noise;
   settings.seed = args.seed;
   return settings;

@@ -44,8 +44,11 @@ struct SimArgs {
   std::string costModel = "reference";
   double noise = 0;
   uint64_t seed = 1;
+  std::string discipline = "fifo";  // only where addDisciplineOption offers it
 };
 void addSimOptions(CLI::App& cmd, SimArgs& args, const std::string& seedHelp);
+// --discipline fifo|priority|sequence (place, simulate, eval).
+void addDisciplineOption(CLI::App& cmd, std::string& discipline);
 // The pipeline's settings with these options set (an unknown cost model: InputError).
 PlaceSettings placeSettings(const SimArgs& args);
 // A pipeline request for the inputs with these settings.

@@ -27,7 +27,7 @@ struct EvalArgs {
   std::string policy;
   int samples = 1;
   uint64_t seed = 1;
-  std::string sel = "learned", plc = "learned", costModel = "reference";
+  std::string sel = "learned", plc = "learned", costModel = "reference", discipline = "fifo";
   int threads = 1;
   bool json = false, decisions = false;
   std::vector<std::string> overrides;
@@ -93,6 +93,9 @@ void runEval(const EvalArgs& args) {
   CostTable costs(g, d);
   SimOptions sim;
   sim.model = parseCostModel(args.costModel);
+  // The best of -k samples is chosen under fifo; the reported one is then simulated under the
+  // discipline, following SEL's order (docs/simulator.md#disciplines).
+  const Discipline discipline = disciplineFromName(args.discipline);
   const policy::Component sel = parseComponent(args.sel, "--sel"),
                           plc = parseComponent(args.plc, "--plc");
   const std::vector<DecisionOverride> overrides = parseOverrides(args.overrides, g, d);
@@ -107,7 +110,8 @@ void runEval(const EvalArgs& args) {
                  {"samples", args.samples},
                  {"sel", args.sel},
                  {"plc", args.plc},
-                 {"cost_model", toString(sim.model)}};
+                 {"cost_model", toString(sim.model)},
+                 {"discipline", toString(discipline)}};
   if (!args.overrides.empty()) spec.params["overrides"] = args.overrides;
   spec.seed = args.seed;
 
@@ -122,7 +126,9 @@ void runEval(const EvalArgs& args) {
     traced = traceReported(scores, costs, features, best, overrides, g, sel, plc);
     if (!overrides.empty()) best.episode = episodeOf(*traced);
   }
-  const SimResult r = Simulator(costs, sim).run(best.episode.assignment);
+  SimOptions judged = sim;
+  judged.discipline = discipline;
+  const SimResult r = Simulator(costs, judged).run(best.episode.assignment, best.episode.order);
   const double lb = lowerBound(costs).value();
 
   RunRecording rec(args.record, spec, g, d);
@@ -149,6 +155,7 @@ void runEval(const EvalArgs& args) {
         {"policy", args.policy}, {"samples", args.samples}, {"sel", args.sel}, {"plc", args.plc}};
     out["evaluations"] = args.samples;
     out["best_sample"] = best.best_sample;
+    out["discipline"] = toString(discipline);
     out["order"] = nlohmann::json::array();
     out["policy"] = {{"architecture", pol->architecture().toJson()},
                      {"trained_on", meta.value("fingerprint", "")},
@@ -193,6 +200,7 @@ void addEvalCommand(CLI::App& app) {
   eval->add_option("--plc", e->plc, "PLC: learned or heuristic")->capture_default_str();
   eval->add_option("--cost-model", e->costModel, "Simulator cost model: reference or links")
       ->capture_default_str();
+  addDisciplineOption(*eval, e->discipline);
   eval->add_option("--threads", e->threads, "LibTorch and OpenBLAS threads")->capture_default_str();
   eval->add_flag("--json", e->json, "Print one JSON object");
   eval->add_flag("--decisions", e->decisions,

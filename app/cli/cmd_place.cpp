@@ -53,6 +53,11 @@ nlohmann::json placeJson(const Inputs& in, const PlaceSettings& settings,
     out["order"] = nlohmann::json::array();
     for (int v : placement.order) out["order"].push_back(in.graph.node(v).id);
   }
+  // What the priority and sequence disciplines follow (simulate --assignment reads it back).
+  out["discipline"] = toString(settings.discipline);
+  out["execution_order"] = nlohmann::json::array();
+  for (int v : outcome.execution_order) out["execution_order"].push_back(in.graph.node(v).id);
+  out["order_source"] = toString(outcome.order_source);
   if (!placement.decisions.steps.empty()) {
     out["decision_scores"] = decisionScoresJson(placement.decisions);
     out["decisions"] = decisionsJson(in.graph, placement.decisions);
@@ -70,7 +75,9 @@ std::string placeText(const Inputs& in, const PlaceSettings& settings, const Pla
     << in.graph.edgeCount() << " edges)\n"
     << "devices       " << in.devices.name << " (" << in.devices.size() << ")\n"
     << "makespan      " << fixedNumber(makespan) << " us (simulated, "
-    << toString(settings.cost_model) << ")\n";
+    << toString(settings.cost_model) << ", " << toString(settings.discipline) << ")\n";
+  if (usesOrder(settings.discipline) && outcome.order_source == OrderSource::Topological)
+    s << "order         topological (the method gives none)\n";
   if (placement.planned)
     s << "planned       " << fixedNumber(placement.planned->makespan_us) << " us\n";
   s << "lower bound   " << fixedNumber(lb) << " us (ratio " << fixedNumber(makespan / lb) << ")\n";
@@ -102,6 +109,7 @@ void runPlace(const PlaceArgs& args) {
   nlohmann::json recorded = {{"params", params.values()},
                              {"budget", args.budget},
                              {"cost_model", toString(settings.cost_model)},
+                             {"discipline", toString(settings.discipline)},
                              {"noise", settings.noise}};
   if (!args.overrides.empty()) recorded["overrides"] = args.overrides;
   sessions::RunSpec spec =
@@ -148,6 +156,7 @@ void addPlaceCommand(CLI::App& app) {
                     "Replay with a decision changed: STEP:node=ID or STEP:device=INDEX|NAME "
                     "(steps from 0; repeatable)");
   addSimOptions(*place, args->sim, "Seed for randomised methods and noise");
+  addDisciplineOption(*place, args->sim.discipline);
   addOutputOptions(*place, args->output);
   addRecordOptions(*place, args->record);
   place->callback([args] { runPlace(*args); });
