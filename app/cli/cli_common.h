@@ -68,5 +68,6 @@ void addDemoCommand(CLI::App& app);
 void addRunsCommands(CLI::App& app);   // `doppler runs ...`: the run store
 void addTrainCommands(CLI::App& app);  // `doppler train`, `doppler eval`
 void addFleetCommands(CLI::App& app);  // `doppler fleet ...` (fleet_cli.h)
+void addExecCommand(CLI::App& app);    // `doppler exec`: real execution (core/exec)
 
 }  // namespace doppler::cli

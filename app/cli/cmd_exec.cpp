@@ -1,0 +1,225 @@
+// `doppler exec`: run an assignment for real on local devices (core/exec) and put the measured
+// makespan beside the simulated one. CPU cores stand in for GPUs: each device is a worker thread
+// pinned to its own core, kernels are real arithmetic sized by each node's cost, transfers are
+// real copies. The run is recorded with its simulated and its measured timeline.
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "cli_common.h"
+#include "core/exec/executor.h"
+#include "core/exec/synthetic_backend.h"
+#include "core/graph/graph_io.h"
+#include "core/graph/input_error.h"
+#include "core/pipeline/place_and_simulate.h"
+#include "core/sim/assignment_io.h"
+#include "core/sim/cost_table.h"
+#include "placement_json.h"
+#include "run_recording.h"
+#include "sessions/from_core.h"
+
+namespace doppler::cli {
+namespace {
+
+struct ExecArgs {
+  GraphArgs graph;
+  DeviceArgs devices;
+  std::string assignment;
+  SimArgs sim;
+  int repeat = 3;
+  double targetMs = 100;
+  double scale = 0;
+  bool pace = false;
+  bool verify = true;
+  double timeoutS = 120;
+  OutputArgs output;
+  RecordArgs record;
+};
+
+constexpr double kDigestTolerance = 1e-6;  // relative: float sums of identical data
+
+// `--devices local`: one default device per core of this machine.
+DeviceArgs resolveLocal(const DeviceArgs& args) {
+  if (args.devices != "local") return args;
+  DeviceArgs local;
+  local.devices = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+  return local;
+}
+
+SimResult asSimResult(const Schedule& s, int devices) {
+  SimResult r;
+  r.schedule = s;
+  r.busy_us.assign(devices, 0);
+  for (const NodeSpan& n : s.nodes) r.busy_us[n.device] += n.finish_us - n.start_us;
+  for (double b : r.busy_us) r.utilization.push_back(s.makespan_us > 0 ? b / s.makespan_us : 0);
+  for (const NodeSpan& n : s.nodes) r.order.push_back(n.node);
+  std::stable_sort(r.order.begin(), r.order.end(),
+                   [&](int x, int y) { return s.nodes[x].start_us < s.nodes[y].start_us; });
+  return r;
+}
+
+void runExec(const ExecArgs& args) {
+  const PlaceSettings settings = placeSettings(args.sim);
+  if (args.repeat < 1) throw InputError("", "--repeat", "must be at least 1");
+  if (!(args.targetMs > 0)) throw InputError("", "--target-ms", "must be positive");
+  if (args.scale < 0) throw InputError("", "--time-scale", "must be positive");
+  if (!(args.timeoutS > 0)) throw InputError("", "--timeout", "must be positive (seconds)");
+  const Inputs in = loadInputs(args.graph, resolveLocal(args.devices));
+  const int devices = in.devices.size();
+  AssignmentFile file = parseAssignmentFile(readTextFile(args.assignment, 64u << 20), in.graph,
+                                            devices, args.assignment);
+  if (usesOrder(settings.discipline) && file.order.empty())
+    throw InputError(args.assignment, "order",
+                     std::string("the ") + toString(settings.discipline) +
+                         " discipline needs an order, and the file has none (`doppler place "
+                         "--json --out` writes one)");
+  PlaceRequest request = placeRequest(in, settings);
+  request.given = file.assignment;
+  request.given_order = file.order;
+  PlaceOutcome simulated;
+  try {
+    simulated = placeAndSimulate(request);
+  } catch (const InputError& e) {
+    throw e.file().empty() ? e.inFile(args.assignment) : e;
+  }
+  const double simUs = simulated.makespan();
+  // Simulated microseconds become measured ones times `scale`: by default, so that the simulated
+  // makespan takes --target-ms on this machine.
+  const double scale = args.scale > 0 ? args.scale : (simUs > 0 ? args.targetMs * 1e3 / simUs : 1);
+  const CostTable costs(in.graph, in.devices);
+  exec::SyntheticWork work;
+  for (int v = 0; v < in.graph.nodeCount(); ++v)
+    work.compute_us.push_back(costs.compute(v, file.assignment[v]) * scale);
+  for (const Edge& e : in.graph.edges()) work.bytes.push_back(e.bytes);
+  if (args.pace)
+    work.pace_us = [&costs, scale](int e, int from, int to) {
+      return costs.transfer(e, from, to) * scale;
+    };
+
+  exec::ExecOptions opts;
+  opts.discipline = settings.discipline;
+  opts.order = file.order;
+  opts.repeat = args.repeat;
+  opts.timeout = std::chrono::milliseconds(static_cast<long>(args.timeoutS * 1000));
+  if (static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) < devices)
+    std::cerr << "doppler exec: " << devices << " devices on "
+              << std::thread::hardware_concurrency()
+              << " cores: devices share cores, so measured times include waiting for a core\n";
+
+  sessions::RunSpec spec = runSpec("exec", "assignment", args.graph, args.devices,
+                                   {{"assignment_file", absoluteIfFile(args.assignment)},
+                                    {"backend", "cpu-synthetic"},
+                                    {"discipline", args.sim.discipline},
+                                    {"repeat", args.repeat},
+                                    {"scale", scale},
+                                    {"pace", args.pace}});
+  RunRecording rec(args.record, spec, in.graph, in.devices);
+  exec::ExecResult result;
+  std::optional<double> difference;
+  try {
+    exec::CpuSyntheticBackend backend(in.graph, work);
+    result = exec::execute(in.graph, file.assignment, devices, backend, opts);
+    if (args.verify) {
+      // The same graph on one device, fifo: the reference every placement must reproduce.
+      // (Same backend, its buffers reused; a single device makes no copies, so pacing is moot.)
+      exec::ExecOptions ref;
+      ref.timeout = opts.timeout;
+      const auto reference =
+          exec::execute(in.graph, Assignment(in.graph.nodeCount(), 0), 1, backend, ref);
+      difference = exec::digestDifference(result.output_digest, reference.output_digest);
+    }
+  } catch (const exec::ExecError& e) {
+    rec.fail(e.what());  // the recording is marked failed as it unwinds
+    throw InputError(args.graph.graph, "exec", e.what());
+  } catch (const InputError& e) {
+    throw e.file().empty() ? e.inFile(args.assignment) : e;
+  }
+  const bool match = difference && *difference <= kDigestTolerance;
+
+  rec.savePlacement(in.graph, simulated, false);
+  rec.save([&](sessions::RunStore& store, int64_t run) {
+    store.saveTimeline(run, sessions::timelineRecord(in.graph, result.schedule, "measured"));
+    std::map<std::string, double> figures = {{"measured_makespan_us", result.measured_makespan_us},
+                                             {"makespan_us", simUs},
+                                             {"scaled_simulated_makespan_us", simUs * scale},
+                                             {"lower_bound_us", simulated.lower_bound_us}};
+    store.setFigures(run, figures);
+  });
+  rec.finish();
+  const SimResult measured = asSimResult(result.schedule, devices);
+  writeRecordedResult(
+      args.output, rec,
+      [&] {
+        nlohmann::json out = simResultJson(in.graph, measured);
+        out["measured_makespan_us"] = result.measured_makespan_us;
+        out["repeats_us"] = result.makespans_us;
+        out["simulated_makespan_us"] = simUs;
+        out["scale"] = scale;
+        out["scaled_simulated_makespan_us"] = simUs * scale;
+        out["discipline"] = args.sim.discipline;
+        out["backend"] = "cpu-synthetic";
+        out["devices"] = devices;
+        out["cores"] = result.cores;
+        out["shared_cores"] = result.shared_cores;
+        out["paced_transfers"] = args.pace;
+        out["note"] = "CPU cores stand in for GPUs: each device is a worker thread on its own core";
+        if (difference) {
+          out["outputs_match"] = match;
+          out["max_output_difference"] = *difference;
+        }
+        return out;
+      },
+      [&] {
+        std::ostringstream s;
+        s.precision(6);
+        s << "measured     " << result.measured_makespan_us << " us (median of " << args.repeat
+          << "; CPU cores stand in for GPUs)\n";
+        s << "simulated    " << simUs * scale << " us (" << simUs << " us x scale " << scale << ", "
+          << args.sim.discipline << ")\n";
+        s << "error        "
+          << (result.measured_makespan_us - simUs * scale) / (simUs * scale) * 100 << "%\n";
+        if (difference)
+          s << "outputs      " << (match ? "match" : "DIFFER") << " a single-device run (max "
+            << *difference << ")\n";
+        return s.str();
+      });
+  if (difference && !match)
+    throw InputError(args.graph.graph, "exec",
+                     "the outputs differ from a single-device run (max relative difference " +
+                         std::to_string(*difference) + ")");
+}
+
+}  // namespace
+
+void addExecCommand(CLI::App& app) {
+  auto args = std::make_shared<ExecArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "exec", "Execute an assignment for real on local devices (CPU cores stand in for GPUs)");
+  addGraphOptions(*cmd, args->graph);
+  cmd->add_option("--devices,-d", args->devices.devices,
+                  "local (one device per core), a device-set/1 file, a preset, or N: the "
+                  "devices' costs size the kernels")
+      ->required();
+  cmd->add_option("--assignment,-a", args->assignment,
+                  "Assignment JSON ({node: device}, or place --json output with its order)")
+      ->required();
+  addSimOptions(*cmd, args->sim, "Noise seed of the simulation beside it");
+  addDisciplineOption(*cmd, args->sim.discipline);
+  cmd->add_option("--repeat,-r", args->repeat, "Executions; the median is reported")
+      ->capture_default_str();
+  cmd->add_option("--target-ms", args->targetMs,
+                  "Scale kernels so the simulated makespan takes this long here")
+      ->capture_default_str();
+  cmd->add_option("--time-scale", args->scale,
+                  "Measured microseconds per simulated microsecond (overrides --target-ms)");
+  cmd->add_flag("--pace", args->pace, "Stretch each copy to its link's simulated time");
+  cmd->add_flag("!--no-verify", args->verify, "Skip the single-device run that checks the outputs");
+  cmd->add_option("--timeout", args->timeoutS, "Seconds before the run is stopped")
+      ->capture_default_str();
+  addOutputOptions(*cmd, args->output);
+  addRecordOptions(*cmd, args->record);
+  cmd->callback([args] { runExec(*args); });
+}
+
+}  // namespace doppler::cli
