@@ -10,14 +10,16 @@ model="$1"
 devices="$2"
 shift 2
 doppler="${DOPPLER:-build/release/app/doppler}"
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
 printf '%-15s %14s %8s %9s\n' method makespan_us ratio wall_s
 for method in $("$doppler" methods | grep -v '^ '); do
   start=$(date +%s.%N)
-  json=$("$doppler" place -g "$model" "$@" -d "$devices" --method "$method" --json --no-record)
+  "$doppler" place -g "$model" "$@" -d "$devices" --method "$method" --json --no-record >"$tmp"
   end=$(date +%s.%N)
   python3 -c '
 import json, sys
-j = json.loads(sys.argv[1])
+j = json.load(open(sys.argv[1]))
 print("%-15s %14.1f %8.3f %9.2f" % (sys.argv[2], j["makespan_us"], j["makespan_us"] / j["lower_bound_us"],
-                                   float(sys.argv[4]) - float(sys.argv[3])))' "$json" "$method" "$start" "$end"
+                                   float(sys.argv[4]) - float(sys.argv[3])))' "$tmp" "$method" "$start" "$end"
 done
