@@ -97,13 +97,23 @@ QStringList MainWindow::grabAll(const QString& dir) {
     save(timelineView_, QStringLiteral("timeline-selection.png"));
     // The same node at 100 %: labels, the selection ring and its highlighted edges.
     graphView_->zoomBy(1.0 / graphView_->zoom());
-    graphView_->centerOn(graphView_->graphScene()->nodeRect(v).center());
+    graphView_->centerOn(graphView_->graphScene()->nodeRect(graphView_->shownNodeOf(v)).center());
     save(graphView_, QStringLiteral("graph-zoomed.png"));
     graphView_->fitAll();
     devicesDock_->raise();
     save(devicesDock_, QStringLiteral("devices-range.png"));
     detailsDock_->raise();
     save(detailsDock_, QStringLiteral("details.png"));
+    // Large graphs: the group holding the selected node expanded in place, framed.
+    if (const views::DisplayGraphPtr d = graphView_->display();
+        d && d->coarse() && d->isGroup(graphView_->shownNodeOf(v))) {
+      graphView_->expandGroup(graphView_->shownNodeOf(v));
+      save(graphView_, QStringLiteral("graph-expanded.png"));
+      save(this, QStringLiteral("window-expanded.png"));
+      graphView_->collapseAll();
+      settle();
+      graphView_->fitAll();
+    }
     timelineView_->setRange(std::nullopt);
     selection_->setSelected(-1);
   }
@@ -167,6 +177,8 @@ QStringList MainWindow::grabAll(const QString& dir) {
     const double before = stepper_->branch().makespan_us;
     QString error;
     bool changed = false;
+    // At most a few tries: each replays the rest of the episode (seconds on 20,000 nodes).
+    if (ranked.size() > 6) ranked.resize(6);
     for (const CandidateScore& c : ranked) {
       if (c.node == s.node || !stepper_->overrideNode(c.node, &error)) continue;
       if (stepper_->branch().makespan_us != before) {
