@@ -69,5 +69,6 @@ void addRunsCommands(CLI::App& app);   // `doppler runs ...`: the run store
 void addTrainCommands(CLI::App& app);  // `doppler train`, `doppler eval`
 void addFleetCommands(CLI::App& app);  // `doppler fleet ...` (fleet_cli.h)
 void addExecCommand(CLI::App& app);    // `doppler exec`: real execution (core/exec)
+void addCalibrateCommand(CLI::App& app);
 
 }  // namespace doppler::cli

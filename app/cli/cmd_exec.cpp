@@ -1,7 +1,8 @@
 // `doppler exec`: run an assignment for real on local devices (core/exec) and put the measured
 // makespan beside the simulated one. CPU cores stand in for GPUs: each device is a worker thread
-// pinned to its own core, kernels are real arithmetic sized by each node's cost, transfers are
-// real copies. The run is recorded with its simulated and its measured timeline.
+// pinned to its own core, kernels are real LibTorch ops with the graph's shapes (in the LibTorch
+// module, --kernels torch) or real arithmetic sized by each node's cost (--kernels synthetic),
+// transfers are real copies. The run is recorded with its simulated and its measured timeline.
 #include <algorithm>
 #include <iostream>
 #include <sstream>
@@ -10,11 +11,13 @@
 #include "cli_common.h"
 #include "core/exec/executor.h"
 #include "core/exec/synthetic_backend.h"
+#include "core/exec/torch_kernels.h"
 #include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
 #include "core/pipeline/place_and_simulate.h"
 #include "core/sim/assignment_io.h"
 #include "core/sim/cost_table.h"
+#include "core/train/torch_module.h"
 #include "placement_json.h"
 #include "run_recording.h"
 #include "sessions/from_core.h"
@@ -31,6 +34,8 @@ struct ExecArgs {
   double targetMs = 100;
   double scale = 0;
   bool pace = false;
+  std::string kernels = "auto";  // torch, synthetic, or auto (torch when it can)
+  double sizeFactor = 0;         // torch kernels: 0 sizes them for --target-ms
   bool verify = true;
   double timeoutS = 120;
   OutputArgs output;
@@ -84,17 +89,66 @@ void runExec(const ExecArgs& args) {
     throw e.file().empty() ? e.inFile(args.assignment) : e;
   }
   const double simUs = simulated.makespan();
-  // Simulated microseconds become measured ones times `scale`: by default, so that the simulated
-  // makespan takes --target-ms on this machine.
-  const double scale = args.scale > 0 ? args.scale : (simUs > 0 ? args.targetMs * 1e3 / simUs : 1);
+
+  // The kernels: LibTorch ops with the graph's shapes when the graph has op kinds and the module
+  // is there (or when asked), else synthetic work sized by cost.
+  const bool useTorch = [&] {
+    if (args.kernels == "synthetic") return false;
+    if (args.kernels == "torch") {
+      train::loadTorchModule();  // InputError naming the module when it is missing
+      return true;
+    }
+    if (!train::torchModuleBuiltIn() || !exec::hasTorchOps(in.graph)) return false;
+    try {
+      train::loadTorchModule();
+      return true;
+    } catch (const InputError& e) {
+      std::cerr << "doppler exec: synthetic kernels (" << e.what() << ")\n";
+      return false;
+    }
+  }();
+  const std::string backendName = useTorch ? "cpu-torch" : "cpu-synthetic";
+  if (!useTorch && args.sizeFactor > 0)
+    throw InputError("", "--size-factor", "applies to --kernels torch only");
+
+  // Simulated microseconds become measured ones times `scale`. Synthetic kernels take their
+  // node's simulated time x scale: by default the scale makes the simulated makespan take
+  // --target-ms. Torch kernels take what they take: their FLOPs and bytes are the graph's x the
+  // size factor (by default sized for --target-ms on these cores), and the simulation beside them
+  // is of that graph (exec::kernelGraph), so `scale` is its makespan over the unscaled one's.
+  double sizeFactor = 0;
+  double scaledSimUs = 0;
+  DataflowGraph kernelGraph;
+  if (useTorch) {
+    if (args.scale > 0) throw InputError("", "--time-scale", "applies to --kernels synthetic only");
+    sizeFactor = args.sizeFactor > 0 ? args.sizeFactor
+                                     : exec::defaultSizeFactor(in.graph, devices, args.targetMs);
+    kernelGraph = exec::kernelGraph(in.graph, sizeFactor);
+    PlaceRequest scaled = request;
+    scaled.graph = &kernelGraph;
+    scaled.costs = nullptr;
+    scaledSimUs = placeAndSimulate(scaled).makespan();
+  }
+  const double scale = useTorch         ? (simUs > 0 ? scaledSimUs / simUs : 1)
+                       : args.scale > 0 ? args.scale
+                                        : (simUs > 0 ? args.targetMs * 1e3 / simUs : 1);
+  if (!useTorch) scaledSimUs = simUs * scale;
   const CostTable costs(in.graph, in.devices);
   exec::SyntheticWork work;
   for (int v = 0; v < in.graph.nodeCount(); ++v)
     work.compute_us.push_back(costs.compute(v, file.assignment[v]) * scale);
   for (const Edge& e : in.graph.edges()) work.bytes.push_back(e.bytes);
+  std::optional<CostTable> kernelCosts;
+  if (useTorch) kernelCosts.emplace(kernelGraph, in.devices);
   if (args.pace)
     work.pace_us = [&costs, scale](int e, int from, int to) {
       return costs.transfer(e, from, to) * scale;
+    };
+  exec::TorchKernelSpec kernelSpec;
+  kernelSpec.size_factor = sizeFactor;
+  if (args.pace && useTorch)
+    kernelSpec.pace_us = [&kernelCosts](int e, int from, int to) {
+      return kernelCosts->transfer(e, from, to);
     };
 
   exec::ExecOptions opts;
@@ -109,7 +163,8 @@ void runExec(const ExecArgs& args) {
 
   sessions::RunSpec spec = runSpec("exec", "assignment", args.graph, args.devices,
                                    {{"assignment_file", absoluteIfFile(args.assignment)},
-                                    {"backend", "cpu-synthetic"},
+                                    {"backend", backendName},
+                                    {"size_factor", sizeFactor},
                                     {"discipline", args.sim.discipline},
                                     {"repeat", args.repeat},
                                     {"scale", scale},
@@ -118,7 +173,12 @@ void runExec(const ExecArgs& args) {
   exec::ExecResult result;
   std::optional<double> difference;
   try {
-    exec::CpuSyntheticBackend backend(in.graph, work);
+    std::unique_ptr<exec::Backend> backendPtr;
+    if (useTorch)
+      backendPtr = train::loadTorchModule().cpuBackend(in.graph, kernelSpec);
+    else
+      backendPtr = std::make_unique<exec::CpuSyntheticBackend>(in.graph, work);
+    exec::Backend& backend = *backendPtr;
     result = exec::execute(in.graph, file.assignment, devices, backend, opts);
     if (args.verify) {
       // The same graph on one device, fifo: the reference every placement must reproduce.
@@ -142,7 +202,7 @@ void runExec(const ExecArgs& args) {
     store.saveTimeline(run, sessions::timelineRecord(in.graph, result.schedule, "measured"));
     std::map<std::string, double> figures = {{"measured_makespan_us", result.measured_makespan_us},
                                              {"makespan_us", simUs},
-                                             {"scaled_simulated_makespan_us", simUs * scale},
+                                             {"scaled_simulated_makespan_us", scaledSimUs},
                                              {"lower_bound_us", simulated.lower_bound_us}};
     store.setFigures(run, figures);
   });
@@ -156,9 +216,10 @@ void runExec(const ExecArgs& args) {
         out["repeats_us"] = result.makespans_us;
         out["simulated_makespan_us"] = simUs;
         out["scale"] = scale;
-        out["scaled_simulated_makespan_us"] = simUs * scale;
+        out["scaled_simulated_makespan_us"] = scaledSimUs;
         out["discipline"] = args.sim.discipline;
-        out["backend"] = "cpu-synthetic";
+        out["backend"] = backendName;
+        if (useTorch) out["size_factor"] = sizeFactor;
         out["devices"] = devices;
         out["cores"] = result.cores;
         out["shared_cores"] = result.shared_cores;
@@ -175,10 +236,13 @@ void runExec(const ExecArgs& args) {
         s.precision(6);
         s << "measured     " << result.measured_makespan_us << " us (median of " << args.repeat
           << "; CPU cores stand in for GPUs)\n";
-        s << "simulated    " << simUs * scale << " us (" << simUs << " us x scale " << scale << ", "
+        s << "simulated    " << scaledSimUs << " us (" << simUs << " us x scale " << scale << ", "
           << args.sim.discipline << ")\n";
-        s << "error        "
-          << (result.measured_makespan_us - simUs * scale) / (simUs * scale) * 100 << "%\n";
+        s << "kernels      " << backendName;
+        if (useTorch) s << " (FLOPs and bytes x " << sizeFactor << ")";
+        s << "\n";
+        s << "error        " << (result.measured_makespan_us - scaledSimUs) / scaledSimUs * 100
+          << "%\n";
         if (difference)
           s << "outputs      " << (match ? "match" : "DIFFER") << " a single-device run (max "
             << *difference << ")\n";
@@ -213,6 +277,14 @@ void addExecCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--time-scale", args->scale,
                   "Measured microseconds per simulated microsecond (overrides --target-ms)");
+  cmd->add_option("--kernels", args->kernels,
+                  "torch (LibTorch ops with the graph's shapes), synthetic (work sized by cost), "
+                  "or auto: torch when the module is there and the graph has op kinds")
+      ->check(CLI::IsMember({"auto", "torch", "synthetic"}))
+      ->capture_default_str();
+  cmd->add_option("--size-factor", args->sizeFactor,
+                  "Torch kernels: multiply FLOPs and bytes by this (default: sized for "
+                  "--target-ms)");
   cmd->add_flag("--pace", args->pace, "Stretch each copy to its link's simulated time");
   cmd->add_flag("!--no-verify", args->verify, "Skip the single-device run that checks the outputs");
   cmd->add_option("--timeout", args->timeoutS, "Seconds before the run is stopped")

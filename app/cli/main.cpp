@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   doppler::cli::addTrainCommands(app);  // train and eval: LibTorch is loaded when they run
   doppler::cli::addFleetCommands(app);
   doppler::cli::addExecCommand(app);
+  doppler::cli::addCalibrateCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -14,6 +14,8 @@
 #include <string>
 
 #include "core/common/cancel_token.h"
+#include "core/exec/executor.h"
+#include "core/exec/torch_kernels.h"
 #include "core/graph/dataflow_graph.h"
 #include "core/graph/device_set.h"
 #include "core/policy/episode.h"
@@ -50,6 +52,10 @@ class TorchModule {
   virtual void setComputeThreads(int threads) const = 0;
   // The BLAS library LibTorch multiplies on (should contain "openblas"; see policy.h).
   virtual std::string blasLibrary() const = 0;
+  // The executor's LibTorch CPU backend (core/exec/torch_kernels.h): real LibTorch ops shaped by
+  // each node, one intra-op thread. `g` must outlive the backend.
+  virtual std::unique_ptr<exec::Backend> cpuBackend(const DataflowGraph& g,
+                                                    const exec::TorchKernelSpec& spec) const = 0;
 };
 
 // The module, opened on the first call (thread-safe) and kept for the life of the process. It is
@@ -68,12 +74,12 @@ bool torchModuleBuiltIn();
 // cross its interface is refused instead of misread. Bump the version whenever the interface
 // changes in a way the sizes do not show.
 constexpr uint64_t torchModuleAbi() {
-  uint64_t h = 1;  // interface version
+  uint64_t h = 2;  // interface version
   for (uint64_t size :
        {sizeof(TrainRequest), sizeof(TrainConfig), sizeof(TrainResult), sizeof(TrainProgress),
         sizeof(policy::PolicyScores), sizeof(policy::PolicyConfig), sizeof(policy::GraphFeatures),
         sizeof(policy::EpisodeResult), sizeof(DataflowGraph), sizeof(DeviceSet),
-        sizeof(CancelToken), sizeof(nlohmann::json)})
+        sizeof(CancelToken), sizeof(nlohmann::json), sizeof(exec::TorchKernelSpec)})
     h = h * 1000003 + size;
   return h;
 }

@@ -1,8 +1,10 @@
 // The LibTorch module's entry point (libdoppler_torch.so): TorchModule over Policy and
-// runTraining. Everything LibTorch-backed that the module links stays inside it.
+// runTraining, and the executor's LibTorch CPU backend. Everything LibTorch-backed that the module
+// links stays inside it.
 #include <utility>
 
 #include "core/policy/policy.h"
+#include "core/train/torch_exec_backend.h"
 #include "core/train/torch_module.h"
 #include "core/train/train_job.h"
 
@@ -35,6 +37,10 @@ class Module final : public TorchModule {
   }
   void setComputeThreads(int threads) const override { policy::setComputeThreads(threads); }
   std::string blasLibrary() const override { return policy::loadedBlasLibrary(); }
+  std::unique_ptr<exec::Backend> cpuBackend(const DataflowGraph& g,
+                                            const exec::TorchKernelSpec& spec) const override {
+    return makeTorchCpuBackend(g, spec);
+  }
 };
 
 }  // namespace
