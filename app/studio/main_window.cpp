@@ -4,6 +4,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMenu>
 #include <QMimeData>
 #include <QSortFilterProxyModel>
@@ -136,6 +137,15 @@ void MainWindow::connectParts() {
   connect(document_, &StudioDocument::imported, this,
           [this](const QString& path, const QString& notes) {
             importNotes_ = notes;
+            // The notes (ops costed by output bytes, external weights) stay in a permanent corner
+            // of the status bar while the model is open: passing messages would replace them.
+            if (!importLabel_) {
+              importLabel_ = new QLabel(this);
+              statusBar()->addPermanentWidget(importLabel_);
+            }
+            importLabel_->setText(notes.isEmpty() ? QString() : tr("ONNX: %1").arg(notes));
+            importLabel_->setToolTip(notes);
+            importLabel_->setVisible(!notes.isEmpty());
             statusBar()->showMessage(
                 notes.isEmpty() ? tr("Imported %1").arg(QFileInfo(path).fileName())
                                 : tr("Imported %1 · %2").arg(QFileInfo(path).fileName(), notes),
@@ -243,6 +253,9 @@ void MainWindow::chooseDevices(const QString& spec) {
 
 void MainWindow::onGraphChanged() {
   selection_->clear();
+  if (importLabel_ &&
+      !document_->graphSource().endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive))
+    importLabel_->hide();  // another graph: the model's notes no longer apply
   timelineView_->setRange(std::nullopt);
   graphView_->setGraph(document_->graph());
   const auto g = document_->graph();

@@ -5,6 +5,7 @@
 // wires parts together: each part is its own class (toolbar, error banner, presentation mode,
 // settings, docks), background work goes through the job runner, and the menus are built in
 // main_window_actions.cpp from the one shortcut table.
+#include <QLabel>
 #include <QMainWindow>
 #include <QPointer>
 #include <QStringList>
@@ -240,6 +241,7 @@ class MainWindow : public QMainWindow {
   QString layoutStatus_;
   QPointer<OnnxDimsDialog> dimsDialog_;
   QString importNotes_;
+  QLabel* importLabel_ = nullptr;  // the open model's import notes, in the status bar
 };
 
 }  // namespace doppler::studio

@@ -380,9 +380,24 @@ DataflowGraph groupGraph(const DataflowGraph& fine, std::vector<int> group_of) {
     } else {
       int scope = a.scope[members[0]];
       for (int m : members) scope = a.trie.common(scope, a.scope[m]);
-      const std::string base =
-          scope > 0 ? a.trie.path(scope)
-                    : fine.node(members[0]).id + "+" + std::to_string(members.size() - 1);
+      // A group without a common scope whose members sit in top-level scopes (layers h.1 to h.2,
+      // merged as neighbours) is named by their range, "/h.1…h.2"; one with no scope at all
+      // after its first member and how many more.
+      std::string firstChild, lastChild;
+      for (int m : members) {
+        const int s = a.scope[m];
+        if (a.trie.depth[s] <= a.trie.depth[scope]) continue;
+        const std::string& child = a.trie.name[a.trie.ancestorAt(s, a.trie.depth[scope] + 1)];
+        if (firstChild.empty()) firstChild = child;
+        lastChild = child;
+      }
+      std::string base;
+      if (scope > 0)
+        base = a.trie.path(scope);
+      else if (!firstChild.empty())
+        base = "/" + firstChild + (firstChild == lastChild ? "" : "\u2026" + lastChild);
+      else
+        base = fine.node(members[0]).id + "+" + std::to_string(members.size() - 1);
       node.id = base;
       for (int& next = suffix.try_emplace(base, 2).first->second; !used.insert(node.id).second;
            ++next)

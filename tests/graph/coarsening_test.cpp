@@ -370,6 +370,36 @@ TEST(Coarsening, SeveralOutputsOfOneProducerEachTravel) {
   EXPECT_DOUBLE_EQ(c.edge(1).bytes, 100);  // x -> {a, b}: one tensor
 }
 
+// Layers merged as neighbours have no common scope: their group is named by the range of layers.
+TEST(Coarsening, GroupsOfWholeLayersAreNamedByTheirRange) {
+  DataflowGraph g;
+  g.addNode(node("input"));
+  std::string prev = "input";
+  for (int l = 0; l < 6; ++l)
+    for (const char* op : {"a", "b"}) {
+      const std::string id = "/l." + std::to_string(l) + "/" + op;
+      g.addNode(node(id));
+      g.addEdge(prev, id, 1);
+      prev = id;
+    }
+  const DataflowGraph c = coarsenGraph(g, 3);
+  ASSERT_EQ(c.nodeCount(), 3);
+  const auto members = memberIds(c);
+  for (int v = 0; v < 3; ++v) {
+    // The first and last layer among the members ("input" has none).
+    std::string first, last;
+    for (const std::string& id : members[v]) {
+      if (id == "input") continue;
+      const std::string layer = id.substr(1, 3);  // "/l.3/a" -> "l.3"
+      if (first.empty()) first = layer;
+      last = layer;
+    }
+    const std::string want = first == last ? "/" + first : "/" + first + "\u2026" + last;
+    EXPECT_EQ(c.node(v).id, want);
+  }
+  EXPECT_EQ(c.node(0).id, "/l.0");  // the graph input and the first layer
+}
+
 TEST(Coarsening, ATensorSentTwiceIntoAGroupCountsOnce) {
   DataflowGraph g;
   for (const char* id : {"u", "w", "v1", "v2"}) g.addNode(node(id));

@@ -60,6 +60,11 @@ std::vector<Shortcut> build() {
        {key(Qt::Key_Escape)},
        tr("Click"),
        tr("select a node / clear the selection")},
+      // Large graphs are drawn as groups; the graph view handles these keys itself.
+      {Command::None, graph, {}, tr("E, double-click"), tr("expand the selected group in place")},
+      {Command::None, graph, {}, tr("Shift+E, double-click a member"), tr("collapse its group")},
+      {Command::None, graph, {}, tr("L"), tr("lay the graph out again")},
+      {Command::None, graph, {}, tr("Esc while laying out"), tr("abandon the layout")},
 
       {Command::TimelineZoomIn,
        timeline,
