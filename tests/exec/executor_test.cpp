@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "core/exec/synthetic_backend.h"
+#include "core/exec/torch_kernels.h"
 #include "core/graph/input_error.h"
 #include "tests/support/cli_fixture.h"
 #include "tests/support/graphs.h"
@@ -233,6 +234,42 @@ TEST(Executor, PacedCopiesTakeAtLeastTheirLinkTime) {
   for (const TransferSpan& t : r.schedule.transfers) EXPECT_GE(t.finish_us - t.start_us, 2000);
 }
 
+TEST(TorchKernels, ShapesFollowTheOpFlopsAndOutputBytes) {
+  Node mm{"mm", "matmul", 2.0 * 1000 * 1000 * 500, 4.0 * 1000 * 1000, {}, 0};
+  const exec::KernelShape s = exec::kernelShape(mm, 1);
+  EXPECT_EQ(s.kind, exec::KernelKind::Matmul);
+  EXPECT_EQ(s.rows * s.cols, 1000 * 1000);
+  EXPECT_EQ(s.k, 500);
+  EXPECT_DOUBLE_EQ(s.flops, mm.flops);
+  // The size factor scales the output and keeps the inner dimension.
+  const exec::KernelShape small = exec::kernelShape(mm, 0.01);
+  EXPECT_NEAR(static_cast<double>(small.rows * small.cols), 10000, 200);
+  EXPECT_EQ(small.k, 500);
+  EXPECT_EQ(exec::kernelKind(Node{"s", "softmax", 10, 400, {}, 0}), exec::KernelKind::Softmax);
+  EXPECT_EQ(exec::kernelKind(Node{"n", "LayerNormalization", 10, 400, {}, 0}),
+            exec::KernelKind::Norm);
+  EXPECT_EQ(exec::kernelKind(Node{"a", "add", 10, 400, {}, 0}), exec::KernelKind::Binary);
+  EXPECT_EQ(exec::kernelKind(Node{"r", "relu", 10, 400, {}, 0}), exec::KernelKind::Elementwise);
+  // Unknown ops with FLOPs, and FLOPs without output bytes, are matmuls of those FLOPs.
+  const exec::KernelShape cube = exec::kernelShape(Node{"x", "foo", 2e6, 0, {}, 0}, 1);
+  EXPECT_EQ(cube.kind, exec::KernelKind::Matmul);
+  EXPECT_NEAR(cube.flops, 2e6, 2e5);
+}
+
+TEST(TorchKernels, TheKernelGraphCarriesScaledBytesAndMemoryTraffic) {
+  DataflowGraph g;
+  g.addNode(Node{"a", "matmul", 2e9, 4e6, {}, 0});
+  g.addNode(Node{"b", "relu", 1e6, 4e6, {}, 0});
+  g.addEdge(Edge{0, 1, 4e6, std::nullopt});
+  const DataflowGraph k = exec::kernelGraph(g, 0.5);
+  ASSERT_EQ(k.nodeCount(), 2);
+  EXPECT_NEAR(k.node(0).output_bytes, 2e6, 1e4);
+  EXPECT_NEAR(k.edge(0).bytes, 2e6, 1e4);
+  // relu reads its operand and its input and writes its output.
+  EXPECT_NEAR(k.node(1).memory_bytes, 3 * 2e6, 3e4);
+  EXPECT_TRUE(exec::hasTorchOps(g));
+}
+
 class ExecCli : public testing::CliFixture {};
 
 TEST_F(ExecCli, ExecutesAPlacementAndChecksItsOutputs) {
@@ -243,12 +280,14 @@ TEST_F(ExecCli, ExecutesAPlacementAndChecksItsOutputs) {
             0);
   const auto r =
       run("exec -g " + path("g.json") + " -d 2 -a " + path("p.json") +
-          " --discipline sequence --repeat 2 --target-ms 20 --json --db " + path("runs.sqlite"));
+          " --kernels synthetic --discipline sequence --repeat 2 --target-ms 20 --json --db " +
+          path("runs.sqlite"));
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["outputs_match"], true);
   EXPECT_EQ(j["repeats_us"].size(), 2u);
   EXPECT_EQ(j["discipline"], "sequence");
+  EXPECT_EQ(j["backend"], "cpu-synthetic");
   EXPECT_GT(j["measured_makespan_us"].get<double>(), 0);
   EXPECT_DOUBLE_EQ(j["scaled_simulated_makespan_us"].get<double>(), 20000);
   EXPECT_NE(j["note"].get<std::string>().find("stand in for GPUs"), std::string::npos);

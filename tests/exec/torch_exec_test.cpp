@@ -1,0 +1,106 @@
+// The executor's LibTorch CPU kernels (libdoppler_torch.so) through `doppler exec` and
+// `doppler calibrate`, end to end. Asserted: which backend ran, that every placement computes the
+// single-device outputs, the fields of the JSON and of the fitted device set, and that the fitted
+// set is accepted by place and simulate; never speeds.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/cli_fixture.h"
+
+namespace doppler {
+namespace {
+
+class TorchExecCli : public testing::CliFixture {
+ protected:
+  // The module this build made, whatever the binary's folder.
+  std::string env() const {
+    return std::string("DOPPLER_TORCH_MODULE=") + DOPPLER_TORCH_MODULE_PATH;
+  }
+};
+
+TEST_F(TorchExecCli, TorchKernelsAreTheDefaultForGraphsWithOpsAndReproduceOneDevice) {
+  ASSERT_EQ(run("graph generate llama-block -o " + path("g.json")).status, 0);
+  ASSERT_EQ(run("place -g " + path("g.json") + " -d 2 --method heft --json --no-record -o " +
+                path("p.json"))
+                .status,
+            0);
+  const auto r = run("exec -g " + path("g.json") + " -d 2 -a " + path("p.json") +
+                         " --repeat 1 --target-ms 20 --json --no-record",
+                     env());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["backend"], "cpu-torch");
+  EXPECT_EQ(j["outputs_match"], true);
+  EXPECT_GT(j["size_factor"].get<double>(), 0);
+  EXPECT_LE(j["size_factor"].get<double>(), 1);
+  EXPECT_GT(j["scaled_simulated_makespan_us"].get<double>(), 0);
+  EXPECT_EQ(j["repeats_us"].size(), 1u);
+}
+
+TEST_F(TorchExecCli, EveryDisciplineMatchesOneDevice) {
+  ASSERT_EQ(run("graph generate ffnn -o " + path("g.json")).status, 0);
+  ASSERT_EQ(run("place -g " + path("g.json") +
+                " -d 2 --method critical-path --json --no-record -o " + path("p.json"))
+                .status,
+            0);
+  for (const std::string discipline : {"fifo", "priority", "sequence"}) {
+    const auto r = run("exec -g " + path("g.json") + " -d 2 -a " + path("p.json") +
+                           " --kernels torch --discipline " + discipline +
+                           " --repeat 1 --size-factor 0.0005 --json --no-record",
+                       env());
+    ASSERT_EQ(r.status, 0) << discipline << ": " << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["outputs_match"], true) << discipline;
+    EXPECT_DOUBLE_EQ(j["size_factor"].get<double>(), 0.0005);
+  }
+}
+
+TEST_F(TorchExecCli, SyntheticKernelsStayAvailable) {
+  ASSERT_EQ(run("graph generate chainmm -o " + path("g.json")).status, 0);
+  ASSERT_EQ(run("place -g " + path("g.json") + " -d 2 --method heft --json --no-record -o " +
+                path("p.json"))
+                .status,
+            0);
+  const auto r = run("exec -g " + path("g.json") + " -d 2 -a " + path("p.json") +
+                         " --kernels synthetic --repeat 1 --target-ms 20 --json --no-record",
+                     env());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["backend"], "cpu-synthetic");
+  EXPECT_FALSE(j.contains("size_factor"));
+  EXPECT_EQ(j["outputs_match"], true);
+  expectBadInput("exec -g " + path("g.json") + " -d 2 -a " + path("p.json") +
+                     " --kernels synthetic --size-factor 0.1 --no-record",
+                 {"--size-factor"});
+}
+
+TEST_F(TorchExecCli, CalibrateWritesADeviceSetThatPlaceAndSimulateAccept) {
+  const auto r = run("calibrate --devices 2 --repeat 1 --json --out " + path("fitted.json"), env());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto summary = nlohmann::json::parse(r.out);
+  EXPECT_EQ(summary["backend"], "cpu-torch");
+  EXPECT_EQ(summary["device_rates"].size(), 2u);
+  std::ifstream in(path("fitted.json"));
+  const auto set = nlohmann::json::parse(in);
+  EXPECT_EQ(set["format"], "device-set/1");
+  ASSERT_EQ(set["devices"].size(), 2u);
+  for (const auto& device : set["devices"]) {
+    EXPECT_GT(device["tflops"].get<double>(), 0);
+    EXPECT_GT(device["memory_gbps"].get<double>(), 0);
+  }
+  EXPECT_GT(set["links"]["bandwidth_gbps"][0][1].get<double>(), 0);
+  EXPECT_GE(set["links"]["latency_us"][0][1].get<double>(), 0);
+  ASSERT_EQ(run("graph generate chainmm -o " + path("g.json")).status, 0);
+  const auto placed = run("place -g " + path("g.json") + " -d " + path("fitted.json") +
+                          " --method heft --json --no-record -o " + path("p.json"));
+  ASSERT_EQ(placed.status, 0) << placed.err;
+  const auto simulated = run("simulate -g " + path("g.json") + " -d " + path("fitted.json") +
+                             " -a " + path("p.json") + " --json --no-record");
+  ASSERT_EQ(simulated.status, 0) << simulated.err;
+  expectBadInput("calibrate --devices many --out " + path("x.json"), {"--devices"});
+}
+
+}  // namespace
+}  // namespace doppler
