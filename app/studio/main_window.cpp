@@ -257,7 +257,7 @@ void MainWindow::onGraphChanged() {
       !document_->graphSource().endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive))
     importLabel_->hide();  // another graph: the model's notes no longer apply
   timelineView_->setRange(std::nullopt);
-  graphView_->setGraph(document_->graph());
+  graphView_->setGraph(document_->drawing());
   const auto g = document_->graph();
   QString name = g ? QString::fromStdString(g->name) : QString();
   if (name.isEmpty()) name = QFileInfo(document_->graphSource()).completeBaseName();

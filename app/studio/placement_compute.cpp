@@ -1,10 +1,18 @@
 #include "app/studio/placement_compute.h"
 
+#include "core/graph/coarsening.h"
+
 namespace doppler::studio {
 
 PlacementInputs makeInputs(std::shared_ptr<const DataflowGraph> graph,
                            std::shared_ptr<const DeviceSet> devices, std::string spec) {
   PlacementInputs in;
+  if (graph->groups) {
+    in.drawing = graph;
+    // The fine graph, kept alive by (and at the address inside) the coarse graph's groups, so the
+    // drawing's members index exactly these nodes.
+    graph = std::shared_ptr<const DataflowGraph>(graph->groups, &graph->groups->fine);
+  }
   in.costs = std::make_shared<const CostTable>(*graph, *devices);  // checks the device count
   in.graph = std::move(graph);
   in.devices = std::move(devices);

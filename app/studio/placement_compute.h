@@ -13,14 +13,18 @@
 namespace doppler::studio {
 
 struct PlacementInputs {
-  std::shared_ptr<const DataflowGraph> graph;
+  std::shared_ptr<const DataflowGraph> graph;  // what is placed, simulated and on the timeline
   std::shared_ptr<const DeviceSet> devices;
   std::shared_ptr<const CostTable> costs;
   std::string devicesSpec;
+  // A coarsened file (graph with groups) as opened: `graph` is then its fine graph, every node
+  // placed, and the graph view draws the file's own groups, expandable in place.
+  std::shared_ptr<const DataflowGraph> drawing;
 };
 
 // Builds the cost table (once per graph and device set, not per placement); throws InputError if
-// the graph does not fit the devices.
+// the graph does not fit the devices. A graph with groups is placed as its fine graph and kept as
+// the drawing.
 PlacementInputs makeInputs(std::shared_ptr<const DataflowGraph> graph,
                            std::shared_ptr<const DeviceSet> devices, std::string spec);
 

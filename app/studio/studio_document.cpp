@@ -161,7 +161,7 @@ bool StudioDocument::setDevicesSpec(const QString& spec, QString* error) {
     }
     PlacementInputs in;
     try {
-      in = makeInputs(inputs_.graph, devices, stored);
+      in = makeInputs(inputs_.drawing ? inputs_.drawing : inputs_.graph, devices, stored);
     } catch (const InputError& e) {
       throw InputError(graphSource_.toStdString(), e.where(),
                        e.problem() + " (device set " + spec.toStdString() + ")");

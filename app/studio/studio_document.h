@@ -55,6 +55,10 @@ class StudioDocument : public QObject {
 
   views::SnapshotPtr snapshot() const { return snapshot_; }
   std::shared_ptr<const DataflowGraph> graph() const { return inputs_.graph; }
+  // What the graph view draws: a coarsened file as opened (its groups over graph()), else graph().
+  std::shared_ptr<const DataflowGraph> drawing() const {
+    return inputs_.drawing ? inputs_.drawing : inputs_.graph;
+  }
   std::shared_ptr<const DeviceSet> devices() const { return inputs_.devices; }
   QString devicesSpec() const { return QString::fromStdString(inputs_.devicesSpec); }
   QString graphSource() const { return graphSource_; }  // a path, or "generated: kind"

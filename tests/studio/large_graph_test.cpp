@@ -16,6 +16,7 @@
 #include "app/studio/main_window.h"
 #include "app/studio/onnx_dims_dialog.h"
 #include "app/studio/studio_document.h"
+#include "core/graph/coarsening.h"
 #include "core/graph/graph_io.h"
 #include "tests/studio/studio_test_support.h"
 #include "views/common/selection_state.h"
@@ -180,6 +181,30 @@ class LargeGraphTest : public QObject {
     QTest::keyClick(graph(), Qt::Key_E, Qt::ShiftModifier);
     QVERIFY(w_->waitSettled(120000));
     QCOMPARE(display().shownCount(), before);
+  }
+
+  // A file written by `doppler graph coarsen` (or `graph import --coarsen`): the studio places its
+  // fine graph, draws the file's own groups, and expands them in place.
+  void aCoarsenedFileOpensWithItsOwnGroupsExpandable() {
+    const DataflowGraph coarse = coarsenGraph(layeredGraph(20), 12);
+    QCOMPARE(coarse.nodeCount(), 12);
+    const QString path = writeFile(dir_, "coarse.json", writeGraphJson(coarse));
+    QVERIFY(openSettled(path));
+    QCOMPARE(w_->document()->graph()->nodeCount(), 281);  // every node is placed
+    QVERIFY(display().coarse());
+    QCOMPARE(display().shownCount(), 12);  // the file's groups, not a new coarsening
+    QCOMPARE(display().full().get(), w_->document()->graph().get());
+    for (int v = 0; v < 12; ++v)
+      QCOMPARE(QString::fromStdString(display().shown()->node(v).id),
+               QString::fromStdString(coarse.node(v).id));
+    const int group = someGroup(display());
+    QVERIFY(group >= 0);
+    const int members = display().memberCount(group);
+    QVERIFY(graph()->expandGroup(group));
+    QVERIFY(w_->waitSettled(120000));
+    QCOMPARE(display().shownCount(), 12 + members - 1);
+    // The timeline has every fine node.
+    QCOMPARE(static_cast<int>(w_->document()->snapshot()->sim.schedule.nodes.size()), 281);
   }
 
   void selectingInTheTimelineLightsTheGroupAndTheReverse() {

@@ -13,6 +13,14 @@ namespace doppler::views {
 DisplayGraph DisplayGraph::of(std::shared_ptr<const DataflowGraph> full, int coarsenAbove,
                               int target) {
   DisplayGraph d;
+  // A coarsened file (a graph with groups) is drawn with its own groups over its fine graph, which
+  // is what the document places (PlacementInputs::drawing): the members are the placed nodes.
+  if (full && full->groups) {
+    d.base_ = full;
+    d.shown_ = full;
+    d.full_ = std::shared_ptr<const DataflowGraph>(full->groups, &full->groups->fine);
+    return d;
+  }
   d.full_ = std::move(full);
   d.shown_ = d.full_;
   if (!d.full_ || d.full_->nodeCount() <= coarsenAbove) {
@@ -20,14 +28,7 @@ DisplayGraph DisplayGraph::of(std::shared_ptr<const DataflowGraph> full, int coa
     for (int v = 0; v < d.fullCount(); ++v) d.self_[v] = v;
     return d;
   }
-  // A graph that already carries groups (a coarsened file) is the document's graph as it is: its
-  // own nodes are what is placed, so they are what gets grouped, not its fine graph.
-  std::shared_ptr<const DataflowGraph> source = d.full_;
-  if (source->groups) {
-    auto plain = std::make_shared<DataflowGraph>(*source);
-    plain->groups.reset();
-    source = std::move(plain);
-  }
+  const std::shared_ptr<const DataflowGraph>& source = d.full_;
   auto coarse = std::make_shared<const DataflowGraph>(coarsenGraph(*source, target));
   if (!coarse->groups) {  // nothing merged
     d.self_.resize(d.fullCount());

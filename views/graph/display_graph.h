@@ -29,6 +29,8 @@ inline constexpr int kCoarsenTarget = 300;
 class DisplayGraph {
  public:
   // The drawing of `full`: full itself up to `coarsenAbove` nodes, else coarsenGraph(full, target).
+  // A graph that has groups (a coarsened file) is drawn with those groups over its fine graph,
+  // which is then full() (the studio places the fine graph: PlacementInputs::drawing).
   static DisplayGraph of(std::shared_ptr<const DataflowGraph> full,
                          int coarsenAbove = kCoarsenAbove, int target = kCoarsenTarget);
   // The same coarse drawing with exactly these groups of the original coarsening expanded in
