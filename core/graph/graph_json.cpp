@@ -199,18 +199,13 @@ DataflowGraph groupedFromJson(const DataflowGraph& written, const std::vector<co
   }
   g.name = written.name;
 
-  // The written nodes and edges must be what the groups make (a hand edit that changed a cost
-  // would otherwise be dropped silently).
+  // The written costs and edges must be what the groups make (a hand edit that changed a cost
+  // would otherwise be dropped silently). Ids and ops are names: the written ones are kept, so a
+  // group can be renamed by hand.
   for (int i = 0; i < g.nodeCount(); ++i) {
     const std::string p = "nodes[" + std::to_string(i) + "]";
     const Node& want = g.node(i);
     const Node& got = written.node(i);
-    if (got.id != want.id)
-      throw InputError("", p + ".id",
-                       "is '" + got.id + "', but its members make the id '" + want.id + "'");
-    if (got.op != want.op)
-      throw InputError("", p + ".op",
-                       "is '" + got.op + "', but its members make the op '" + want.op + "'");
     if (!same(got.flops, want.flops))
       throw InputError("", p + ".flops",
                        "is " + show(got.flops) + ", but its members sum to " + show(want.flops));
@@ -253,7 +248,17 @@ DataflowGraph groupedFromJson(const DataflowGraph& written, const std::vector<co
                            ", but the fine edges make " +
                            (want.transfer_us ? show(*want.transfer_us) : std::string("none")));
   }
-  return g;
+  DataflowGraph named;
+  named.name = g.name;
+  for (int i = 0; i < g.nodeCount(); ++i) {
+    Node n = g.node(i);
+    n.id = written.node(i).id;
+    n.op = written.node(i).op;
+    named.addNode(std::move(n));
+  }
+  for (const Edge& e : g.edges()) named.addEdge(e);
+  named.groups = g.groups;
+  return named;
 }
 
 }  // namespace

@@ -457,6 +457,26 @@ TEST(Coarsening, ExpandingOneGroupReplacesItByItsMembers) {
   EXPECT_THROW(expandGroups(c, bad), InputError);
 }
 
+// Group ids and ops are names: renamed by hand, they are kept (costs are checked, names are not).
+TEST(CoarseningJson, AGroupRenamedByHandKeepsItsName) {
+  const DataflowGraph c = coarsenGraph(randomDag(7, 120), 12);
+  json j = json::parse(writeGraphJson(c));
+  const std::string old = j["nodes"][0]["id"];
+  j["nodes"][0]["id"] = "encoder";
+  j["nodes"][0]["op"] = "block";
+  for (auto& e : j["edges"]) {
+    if (e["src"] == old) e["src"] = "encoder";
+    if (e["dst"] == old) e["dst"] = "encoder";
+  }
+  const DataflowGraph back = parseGraphJson(j.dump(), "c.json");
+  EXPECT_EQ(back.node(0).id, "encoder");
+  EXPECT_EQ(back.node(0).op, "block");
+  EXPECT_DOUBLE_EQ(back.node(0).flops, c.node(0).flops);
+  ASSERT_TRUE(back.groups);
+  EXPECT_EQ(back.groups->members[0], c.groups->members[0]);
+  EXPECT_EQ(back.edgeCount(), c.edgeCount());
+}
+
 TEST(CoarseningJson, ACoarseGraphRoundTrips) {
   const DataflowGraph g = randomDag(7, 120);
   const DataflowGraph c = coarsenGraph(g, 12);
