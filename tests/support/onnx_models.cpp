@@ -84,21 +84,23 @@ std::string OnnxBuilder::weight(const std::string& name, const std::vector<int64
 }
 
 std::string OnnxBuilder::ints(const std::string& name, const std::vector<int64_t>& values) {
-  auto* w = model_->mutable_graph()->add_initializer();
-  w->set_name(name);
-  w->set_data_type(onnx::TensorProto::INT64);
-  w->add_dims(static_cast<int64_t>(values.size()));
+  auto* w = constant(name, onnx::TensorProto::INT64, values.size());
   for (int64_t v : values) w->add_int64_data(v);
   return name;
 }
 
 std::string OnnxBuilder::floats(const std::string& name, const std::vector<float>& values) {
-  auto* w = model_->mutable_graph()->add_initializer();
-  w->set_name(name);
-  w->set_data_type(onnx::TensorProto::FLOAT);
-  w->add_dims(static_cast<int64_t>(values.size()));
+  auto* w = constant(name, onnx::TensorProto::FLOAT, values.size());
   for (float v : values) w->add_float_data(v);
   return name;
+}
+
+onnx::TensorProto* OnnxBuilder::constant(const std::string& name, int elem_type, size_t count) {
+  auto* w = model_->mutable_graph()->add_initializer();
+  w->set_name(name);
+  w->set_data_type(elem_type);
+  w->add_dims(static_cast<int64_t>(count));
+  return w;
 }
 
 std::string OnnxBuilder::node(const std::string& op, const std::string& name,

@@ -10,6 +10,7 @@
 namespace onnx {
 class ModelProto;
 class NodeProto;
+class TensorProto;
 }  // namespace onnx
 
 namespace doppler::testmodels {
@@ -53,6 +54,9 @@ class OnnxBuilder {
   std::string serialize() const;
 
  private:
+  // A 1-D initializer with inline data, its values still to add.
+  onnx::TensorProto* constant(const std::string& name, int elem_type, size_t count);
+
   onnx::ModelProto* model_;
   bool external_ = false;
   int64_t externalOffset_ = 0;
