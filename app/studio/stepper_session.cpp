@@ -268,6 +268,7 @@ int64_t StepperSession::storeBranch(sessions::RunStore& store, const Branch& b,
                                                       : std::string("recorded");
   spec.params = {{"source", source_.label.toStdString()},
                  {"cost_model", toString(source_.settings.cost_model)},
+                 {"discipline", toString(source_.settings.discipline)},
                  {"noise", source_.settings.noise},
                  {"devices", inputs_.devicesSpec}};
   if (source_.kind == SourceKind::Heuristic) spec.params["params"] = source_.settings.params;

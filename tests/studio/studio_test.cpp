@@ -175,6 +175,16 @@ class StudioTest : public QObject {
                     "--noise", "0.1", "--seed", "7"});
     QCOMPARE(s->makespan(), cli["makespan_us"].get<double>());
 
+    // The discipline: sequence runs the plan's order, as `place --discipline sequence` does.
+    find<QComboBox>("discipline")->setCurrentIndex(2);
+    s = w_->document()->snapshot();
+    QCOMPARE(s->settings.discipline, Discipline::Sequence);
+    cli = cliPlace({"--devices", "4xP100-PCIe", "--method", "critical-path", "-p",
+                    "device_rule=least-loaded", "-p", "w_comm=0.5", "--cost-model", "links",
+                    "--noise", "0.1", "--seed", "7", "--discipline", "sequence"});
+    QCOMPARE(s->makespan(), cli["makespan_us"].get<double>());
+    find<QComboBox>("discipline")->setCurrentIndex(0);
+
     // 3. Another method and another device set, from the toolbar.
     find<QComboBox>("toolbarMethod")->setCurrentText("heft");
     auto* devices = find<QComboBox>("toolbarDevices");

@@ -53,6 +53,17 @@ TunerWidget::TunerWidget(QWidget* parent) : QWidget(parent) {
   costModel_->addItem(tr("reference (transfers never contend)"), QStringLiteral("reference"));
   costModel_->addItem(tr("links (one transfer per link at a time)"), QStringLiteral("links"));
   simForm->addRow(tr("Cost model"), costModel_);
+  discipline_ = new QComboBox;
+  discipline_->setObjectName(QStringLiteral("discipline"));
+  discipline_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  discipline_->setMinimumContentsLength(12);
+  discipline_->addItem(tr("fifo (first ready runs first)"), QStringLiteral("fifo"));
+  discipline_->addItem(tr("priority (the method's order)"), QStringLiteral("priority"));
+  discipline_->addItem(tr("sequence (planned order, waits)"), QStringLiteral("sequence"));
+  discipline_->setToolTip(
+      tr("How each device picks its next node: work-conserving by readiness (Doppler's runtime), "
+         "work-conserving by the method's order, or one stream per device in the planned order"));
+  simForm->addRow(tr("Discipline"), discipline_);
   noise_ = new QDoubleSpinBox;
   noise_->setObjectName(QStringLiteral("noise"));
   noise_->setRange(0, 2);
@@ -137,6 +148,7 @@ TunerWidget::TunerWidget(QWidget* parent) : QWidget(parent) {
     if (!quiet_) Q_EMIT devicesChanged(devicesSpec());
   });
   connect(costModel_, &QComboBox::currentIndexChanged, this, &TunerWidget::emitChanged);
+  connect(discipline_, &QComboBox::currentIndexChanged, this, &TunerWidget::emitChanged);
   connect(noise_, &QDoubleSpinBox::valueChanged, this, &TunerWidget::emitChanged);
   connect(seed_, &QSpinBox::valueChanged, this, &TunerWidget::emitChanged);
   connect(budget_, &QSpinBox::valueChanged, this, &TunerWidget::emitChanged);
@@ -200,6 +212,7 @@ PlacementSettings TunerWidget::settings() const {
   s.cost_model = costModel_->currentData().toString() == QStringLiteral("links")
                      ? CostModel::Links
                      : CostModel::Reference;
+  s.discipline = disciplineFromName(discipline_->currentData().toString().toStdString());
   s.noise = noise_->value();
   s.seed = static_cast<uint64_t>(seed_->value());
   s.budget = budget_->value();
@@ -219,6 +232,7 @@ void TunerWidget::setSettings(const PlacementSettings& s) {
     setParamEditorValue(it->second, QString::fromStdString(value));
   }
   costModel_->setCurrentIndex(s.cost_model == CostModel::Links ? 1 : 0);
+  discipline_->setCurrentIndex(discipline_->findData(QString::fromUtf8(toString(s.discipline))));
   noise_->setValue(s.noise);
   seed_->setValue(static_cast<int>(s.seed));
   budget_->setValue(static_cast<int>(s.budget));

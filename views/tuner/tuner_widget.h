@@ -60,6 +60,7 @@ class TunerWidget : public QWidget {
   std::map<std::string, QWidget*> paramEditors_;
   QComboBox* devices_;
   QComboBox* costModel_;
+  QComboBox* discipline_;
   QDoubleSpinBox* noise_;
   QSpinBox* seed_;
   QSpinBox* budget_;
