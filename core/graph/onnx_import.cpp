@@ -374,9 +374,12 @@ bool Importer::isConstant(const onnx::TensorProto& t) const {
   return !isFloating(t.data_type()) || elementCount(t) <= 1;
 }
 
-std::string uniqueId(const DataflowGraph& g, std::string id) {
+// A node id not yet in the graph: the name itself, else name#2, name#3, ... `next` remembers the
+// last suffix per name, so thousands of nodes sharing one name stay linear.
+std::string uniqueId(const DataflowGraph& g, const std::string& id,
+                     std::unordered_map<std::string, int>& next) {
   if (!g.find(id)) return id;
-  for (int k = 2;; ++k) {
+  for (int& k = next.try_emplace(id, 2).first->second;; ++k) {
     std::string candidate = id + "#" + std::to_string(k);
     if (!g.find(candidate)) return candidate;
   }
@@ -389,7 +392,8 @@ DataflowGraph Importer::build(OnnxImportReport* report) {
   const bool generic = g.name().empty() || g.name() == "torch_jit" || g.name() == "main_graph" ||
                        g.name() == "torch-jit-export";
   out.name = generic && !file_.empty() ? std::filesystem::path(file_).stem().string() : g.name();
-  std::unordered_map<std::string, int> nodeOf;  // tensor -> dataflow node producing it
+  std::unordered_map<std::string, int> nodeOf;    // tensor -> dataflow node producing it
+  std::unordered_map<std::string, int> suffixes;  // uniqueId's next suffix per name
   OnnxImportReport rep;
   rep.ir_version = model_.ir_version();
   rep.opset = opset_;
@@ -401,7 +405,7 @@ DataflowGraph Importer::build(OnnxImportReport* report) {
     if (initializers_.count(in.name())) continue;  // old exporters list weights as inputs too
     const Tensor& t = tensor(in.name(), "graph input '" + in.name() + "'");
     Node node;
-    node.id = uniqueId(out, in.name().empty() ? "input" : in.name());
+    node.id = uniqueId(out, in.name().empty() ? "input" : in.name(), suffixes);
     node.op = "input";
     node.output_bytes = t.bytes();
     nodeOf[in.name()] = out.addNode(std::move(node));
@@ -445,7 +449,7 @@ DataflowGraph Importer::build(OnnxImportReport* report) {
         auto init = initializers_.find(in);
         if (init == initializers_.end() || isConstant(*init->second)) continue;
         Node w;
-        w.id = uniqueId(out, in);
+        w.id = uniqueId(out, in, suffixes);
         w.op = "input";
         w.output_bytes = t.bytes();
         src = nodeOf.emplace(in, out.addNode(std::move(w))).first;
@@ -475,7 +479,8 @@ DataflowGraph Importer::build(OnnxImportReport* report) {
     const onnx_import::OpCost cost = onnx_import::opCost(view);
     if (cost.rule == onnx_import::CostRule::OutputBytes) ++rep.costed_by_output_bytes[n.op_type()];
     Node node;
-    node.id = uniqueId(out, n.name().empty() ? n.op_type() + "_" + std::to_string(i) : n.name());
+    node.id = uniqueId(out, n.name().empty() ? n.op_type() + "_" + std::to_string(i) : n.name(),
+                       suffixes);
     node.op = n.op_type();
     std::transform(node.op.begin(), node.op.end(), node.op.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });

@@ -399,6 +399,23 @@ TEST(OnnxImport, DuplicateGraphInputNamesStayDistinctAndErrorsNameTheFile) {
   }
 }
 
+TEST(OnnxImport, NodesSharingANameGetNumberedIds) {
+  OnnxBuilder b("same");
+  std::string x = b.input("x", {4});
+  for (int i = 0; i < 3; ++i) {
+    auto* n = b.model().mutable_graph()->add_node();
+    n->set_op_type("Relu");
+    n->set_name("/relu");
+    n->add_input(x);
+    x = "y" + std::to_string(i);
+    n->add_output(x);
+  }
+  b.output(x, {4});
+  const DataflowGraph g = importOnnx(b.serialize());
+  EXPECT_TRUE(g.find("/relu") && g.find("/relu#2") && g.find("/relu#3"));
+  EXPECT_EQ(g.nodeCount(), 4);
+}
+
 // A real PyTorch export when Debian's python3-torch and python3-onnx are installed.
 TEST(OnnxImport, PyTorchExportOfAGpt2Block) {
   if (std::system("/usr/bin/python3 -c 'import torch, onnx' >/dev/null 2>&1") != 0)
