@@ -202,8 +202,7 @@ void MainWindow::connectParts() {
   connect(graphView_, &GraphView::displayChanged, this, outlineGroup);
   connect(selection_, &SelectionState::selectedChanged, this, [this, outlineGroup](int v) {
     outlineGroup();
-    const SnapshotPtr s = document_->snapshot();
-    details_->setHtml(s && v >= 0 ? nodeDetailsHtml(*s, v) : noNodeSelectedHtml());
+    details_->setHtml(detailsHtml(v));
     const QModelIndex proxy =
         nodeProxy_->mapFromSource(nodeModel_->index(nodeModel_->rowOfNode(v), 0));
     if (proxy.isValid() && nodeTable_->currentIndex().row() != proxy.row()) {
@@ -281,7 +280,7 @@ void MainWindow::onSnapshotChanged() {
   tuner_->showSnapshot(s);
   history_->addSnapshot(*s);
   toolbar_->showSnapshot(*s);
-  if (selection_->selected() >= 0) details_->setHtml(nodeDetailsHtml(*s, selection_->selected()));
+  if (selection_->selected() >= 0) details_->setHtml(detailsHtml(selection_->selected()));
   statusBar()->showMessage(
       tr("%1: %2 in %3 ms%4")
           .arg(QString::fromStdString(s->settings.method), formatDuration(s->makespan()))

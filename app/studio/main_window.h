@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/studio/studio_settings.h"
+#include "views/common/measured_run.h"
 
 class QMenu;
 class QSplitter;
@@ -113,6 +114,11 @@ class MainWindow : public QMainWindow {
   bool showFirstStart();
   QDockWidget* comparisonDock() const { return comparisonDock_; }
   views::RunCompareView* dockedComparison() const { return dockedComparison_; }
+  // Run > Execute on CPU (main_window_execute.cpp): runs the current placement for real on the
+  // job runner's Execution slot; the timeline then shows the measured run (measured()) until the
+  // next placement.
+  void executeOnCpu();
+  views::MeasuredRunPtr measured() const;
   HelpOverlay* helpOverlay() const { return help_; }
   QString makespanReadout() const;
 
@@ -174,6 +180,8 @@ class MainWindow : public QMainWindow {
   QString runCheckpoint(int64_t run) const;
   void refreshTrainingSources();
   void showBestTrainingPlacement(bool atTheEnd);
+  // The node details pane's text for a node (with the measured section when there is a run).
+  QString detailsHtml(int node) const;
   // main_window.cpp: wiring.
   void connectParts();
   void requestLayout();

@@ -13,6 +13,7 @@
 
 #include "app/studio/generate_dialog.h"
 #include "app/studio/help_overlay.h"
+#include "app/studio/job_runner.h"
 #include "app/studio/main_window.h"
 #include "app/studio/presentation_mode.h"
 #include "app/studio/studio_document.h"
@@ -144,6 +145,19 @@ void MainWindow::buildActions() {
   connect(presentation_, &PresentationMode::activeChanged, leave, &QAction::setEnabled);
   connect(presentation_, &PresentationMode::activeChanged, other, &QAction::setEnabled);
   viewMenu_->addSeparator();
+
+  QMenu* run = menuBar()->addMenu(tr("&Run"));
+  withKeys(run->addAction(tr("&Execute on CPU"), this, &MainWindow::executeOnCpu),
+           Command::ExecuteOnCpu)
+      ->setObjectName(QStringLiteral("actionExecuteOnCpu"));
+  QAction* cancelExecution =
+      run->addAction(tr("&Cancel Execution"), this, [this] { jobs_->cancel(JobSlot::Execution); });
+  cancelExecution->setObjectName(QStringLiteral("actionCancelExecution"));
+  cancelExecution->setEnabled(false);
+  connect(jobs_, &JobRunner::busyChanged, cancelExecution,
+          [cancelExecution](JobSlot slot, bool busy) {
+            if (slot == JobSlot::Execution) cancelExecution->setEnabled(busy);
+          });
 
   help_ = new HelpOverlay(helpEntries(), this);
   QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));

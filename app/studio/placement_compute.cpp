@@ -41,6 +41,7 @@ views::SnapshotPtr computePlacement(const PlacementInputs& in, const views::Plac
   out->settings = s;
   out->resolved_params = std::move(outcome.resolved_params);
   out->assignment = std::move(outcome.placement.assignment);
+  out->execution_order = std::move(outcome.execution_order);
   if (outcome.placement.planned) out->planned_makespan_us = outcome.placement.planned->makespan_us;
   out->lower_bound_us = outcome.lower_bound_us;
   out->evaluations = outcome.placement.evaluations;

@@ -15,7 +15,7 @@ QKeySequence key(int k) {
 
 std::vector<Shortcut> build() {
   const QString files = tr("Files"), graph = tr("Graph view"), timeline = tr("Timeline"),
-                stepper = tr("Decision stepper"), studio = tr("Studio");
+                stepper = tr("Decision stepper"), run = tr("Run"), studio = tr("Studio");
   return {
       {Command::Open,
        files,
@@ -122,6 +122,12 @@ std::vector<Shortcut> build() {
        QKeySequence::keyBindings(QKeySequence::Redo),
        {},
        tr("redo it")},
+
+      {Command::ExecuteOnCpu,
+       run,
+       {QKeySequence(tr("Ctrl+E"))},
+       {},
+       tr("execute the placement on CPU cores (measured timeline)")},
 
       {Command::Presentation,
        studio,

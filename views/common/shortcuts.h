@@ -41,6 +41,8 @@ enum class Command {
   StepPlay,
   StepUndo,
   StepRedo,
+  // Run
+  ExecuteOnCpu,
   // Studio
   Presentation,
   LeavePresentation,

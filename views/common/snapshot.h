@@ -30,6 +30,8 @@ struct PlacementSnapshot {
   PlacementSettings settings;
   ParamValues resolved_params;  // every parameter of the method, defaults filled in
   Assignment assignment;
+  // The order the priority and sequence disciplines follow (PlaceOutcome::execution_order).
+  std::vector<int> execution_order;
   SimResult sim;
   std::optional<double> planned_makespan_us;
   double lower_bound_us = 0;

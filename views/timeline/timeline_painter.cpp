@@ -272,6 +272,35 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
     }
   }
 
+  // The simulated schedule behind a measured one: faint outlined ghosts on the same lanes.
+  if (st.ghost) {
+    QColor fill = theme.mutedText, edge = theme.mutedText;
+    fill.setAlphaF(0.16f);
+    edge.setAlphaF(0.7f);
+    p.setPen(QPen(edge, 1, Qt::DashLine));
+    p.setBrush(fill);
+    const int lanes = std::min(st.ghost->computeLanes, data.computeLanes);
+    for (int l = 0; l < lanes; ++l) {
+      const int y = laneTop(l), h = geo.laneH[l];
+      if (y + h < geo.lanesTop || y > size.height()) continue;
+      const TimelineLane& lane = st.ghost->lanes[l];
+      for (size_t i = st.ghost->firstVisible(lane, tLeft); i < lane.events.size(); ++i) {
+        const TimelineEvent& e = lane.events[i];
+        if (e.start > tRight) break;
+        if (e.finish < tLeft) continue;
+        const double a = std::max(xOf(e.start), geo.plotLeft - 2.0),
+                     b = std::min(xOf(e.finish), geo.plotRight + 2.0);
+        if (b - a < 1) continue;
+        p.drawRect(QRectF(a + 0.5, y + h * 0.55, b - a - 1, h * 0.45 - 2.5));
+      }
+    }
+    const double x = xOf(st.ghost->makespan);
+    if (st.ghost->makespan > 0 && x >= geo.plotLeft && x <= geo.plotRight) {
+      p.setPen(QPen(edge, 1.5, Qt::DotLine));
+      p.drawLine(QPointF(x, geo.lanesTop), QPointF(x, geo.lanesTop + geo.contentH - st.scrollY));
+    }
+  }
+
   // Makespan marker.
   if (data.makespan > 0) {
     const double x = xOf(data.makespan);

@@ -5,6 +5,7 @@
 // frame costs O(visible events + width) and 100,000 events stay smooth.
 #include <QFont>
 #include <QSize>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -35,6 +36,9 @@ struct TimelineState {
   // The other members of the group the graph view draws the selected node in (large graphs):
   // outlined lightly, so the group's extent in time shows.
   std::vector<int> groupNodes;
+  // A measured run is shown: the simulated schedule of the same placement, drawn over the
+  // measured bars as faint outlined ghosts (compute lanes only), with its makespan.
+  std::shared_ptr<const TimelineData> ghost;
 };
 
 struct TimelineGeometry {

@@ -73,6 +73,16 @@ void TimelineView::setSnapshot(SnapshotPtr snapshot) {
   else
     snapshotData_.reset();
   data_ = snapshotData_;
+  // A measured run belongs to the placement that ran.
+  if (measured_ && measured_->snapshot != snapshot_) {
+    measured_.reset();
+    state_.ghost.reset();
+  }
+  if (measured_) {
+    data_ = std::make_shared<TimelineData>(
+        TimelineData::build(*snapshot_->graph, *snapshot_->devices, measured_->schedule));
+    state_.ghost = snapshotData_;
+  }
   // The plan stays shown across a new placement of the same graph (the stepper follows it).
   if (overlay_ && snapshot_ && overlay_->plan.nodes.size() == snapshot_->graph->nodes().size() &&
       sameShape)
@@ -102,10 +112,33 @@ void TimelineView::setSnapshot(SnapshotPtr snapshot) {
   viewport()->update();
 }
 
+void TimelineView::setMeasured(MeasuredRunPtr run) {
+  if (run && (!snapshot_ || run->snapshot != snapshot_ ||
+              run->schedule.nodes.size() != snapshot_->graph->nodes().size()))
+    run.reset();  // of another placement
+  if (!run && !measured_) return;
+  if (run && overlay_) setStepOverlay(nullptr);
+  measured_ = std::move(run);
+  data_ = measured_ ? std::make_shared<TimelineData>(TimelineData::build(
+                          *snapshot_->graph, *snapshot_->devices, measured_->schedule))
+                    : snapshotData_;
+  state_.ghost = measured_ ? snapshotData_ : nullptr;
+  if (state_.range) setRange(state_.range);  // the stats follow the schedule shown
+  state_.header = header();
+  if (atFit_) fit();
+  updateScrollBar();
+  viewport()->update();
+}
+
 void TimelineView::setStepOverlay(StepOverlayPtr overlay) {
   const size_t n = snapshot_ && snapshot_->graph ? snapshot_->graph->nodes().size() : 0;
   if (overlay && (n == 0 || overlay->plan.nodes.size() != n || overlay->placed.size() != n))
     overlay.reset();  // for another graph
+  if (overlay && measured_) {
+    measured_.reset();
+    state_.ghost.reset();
+    data_ = snapshotData_;
+  }
   const bool newPlan = (overlay == nullptr) != (overlay_ == nullptr) ||
                        (overlay && overlay_ && !samePlan(overlay->plan, overlay_->plan));
   overlay_ = std::move(overlay);
@@ -136,6 +169,7 @@ int TimelineView::faintNodeCount() const {
 
 const Schedule* TimelineView::shownSchedule() const {
   if (overlay_) return &overlay_->plan;
+  if (measured_) return &measured_->schedule;
   return snapshot_ ? &snapshot_->sim.schedule : nullptr;
 }
 
@@ -152,6 +186,18 @@ ViewHeader TimelineView::header() const {
             .arg(QString::fromStdString(s.settings.method), QString::fromStdString(s.devices->name),
                  formatDuration(overlay_->partial_makespan_us),
                  formatDuration(overlay_->plan.makespan_us));
+  } else if (measured_) {
+    const MeasuredRun& m = *measured_;
+    h.title = tr("Timeline, measured");
+    h.subtitle = tr("measured on %1 CPU cores (stand in for GPUs) · median of %2 · error %3% vs "
+                    "simulated · %4 measured (%5 real), %6 simulated%7")
+                     .arg(m.devices)
+                     .arg(m.repeat())
+                     .arg(QString::asprintf("%+.1f", m.errorPercent()))
+                     .arg(formatDuration(m.schedule.makespan_us),
+                          formatDuration(m.measured_makespan_us), formatDuration(s.makespan()),
+                          m.outputs_match ? tr(" · outputs match one device")
+                                          : tr(" · OUTPUTS DIFFER from one device"));
   } else {
     h.subtitle = tr("%1 on %2 · makespan %3 · %4× lower bound · mean utilization %5% · %6 events")
                      .arg(QString::fromStdString(s.settings.method),
@@ -175,7 +221,17 @@ ViewHeader TimelineView::header() const {
   }
   h.legend.push_back({LegendEntry::Kind::Hatch, t.idleHatch, tr("idle")});
   h.legend.push_back({LegendEntry::Kind::Line, t.critical,
-                      overlay_ ? tr("planned makespan") : tr("makespan"), 1.5});
+                      overlay_    ? tr("planned makespan")
+                      : measured_ ? tr("measured makespan")
+                                  : tr("makespan"),
+                      1.5});
+  if (measured_) {
+    QColor ghost = t.mutedText;
+    ghost.setAlphaF(0.35f);
+    h.legend.push_back({LegendEntry::Kind::Swatch, ghost, tr("simulated (ghost)")});
+    ghost.setAlphaF(0.7f);
+    h.legend.push_back({LegendEntry::Kind::Line, ghost, tr("simulated makespan"), 1.5});
+  }
   if (overlay_) {
     QColor faint = t.mutedText;
     faint.setAlphaF(0.3);

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "views/common/image_export.h"
+#include "views/common/measured_run.h"
 #include "views/common/snapshot.h"
 #include "views/stepper/step_overlay.h"
 #include "views/timeline/timeline_painter.h"
@@ -32,6 +33,13 @@ class TimelineView : public QAbstractScrollArea, public ImageSource {
   // same plan only restyles; a new plan (another branch) is arranged once.
   void setStepOverlay(StepOverlayPtr overlay);
   const StepOverlayPtr& stepOverlay() const { return overlay_; }
+  // A measured run of the current snapshot (null, or a run of another placement, clears): its
+  // timeline instead of the simulation, with the simulated one as faint ghosts. A new snapshot
+  // returns to the simulated view. The step overlay and a measured run exclude each other.
+  void setMeasured(MeasuredRunPtr run);
+  const MeasuredRunPtr& measured() const { return measured_; }
+  bool showsMeasured() const { return measured_ != nullptr; }
+
   // Compute bars drawn faint at the current step (nodes not placed yet).
   int faintNodeCount() const;
 
@@ -102,6 +110,7 @@ class TimelineView : public QAbstractScrollArea, public ImageSource {
   const Schedule* shownSchedule() const;
 
   StepOverlayPtr overlay_;
+  MeasuredRunPtr measured_;
   std::shared_ptr<const TimelineData> snapshotData_;  // kept while the plan is shown
 
   SelectionState* selection_;

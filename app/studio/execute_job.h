@@ -1,0 +1,18 @@
+#pragma once
+// "Execute on CPU": the current placement run for real by the synthetic CPU backend (core/exec),
+// as `doppler exec --kernels synthetic` runs it: the snapshot's assignment, execution order and
+// discipline on as many devices as it has (worker threads on CPU cores, standing in for GPUs),
+// kernels sized so the simulated makespan takes kTargetMs, the median of kRepeat runs, the
+// outputs checked against one device. Runs on the job runner's Execution slot; plain data out.
+#include "core/common/cancel_token.h"
+#include "views/common/measured_run.h"
+
+namespace doppler::studio {
+
+inline constexpr double kExecuteTargetMs = 100;
+inline constexpr int kExecuteRepeat = 3;
+
+// Throws exec::ExecError (a kernel failed, the run was cancelled or timed out) or InputError.
+views::MeasuredRun executeOnCpu(const views::SnapshotPtr& snapshot, const CancelToken& cancel);
+
+}  // namespace doppler::studio
