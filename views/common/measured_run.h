@@ -34,6 +34,9 @@ struct MeasuredRun {
 
 using MeasuredRunPtr = std::shared_ptr<const MeasuredRun>;
 
+// Where it ran: "4 devices on 2 shared CPU cores (standing in for GPUs)" or "2 CPU cores standing
+// in for 2 GPUs".
+QString measuredWhere(const MeasuredRun& run);
 // The node details' section for a measured run: simulated and measured duration and the error.
 QString measuredNodeHtml(const MeasuredRun& run, int node);
 

@@ -189,9 +189,9 @@ ViewHeader TimelineView::header() const {
   } else if (measured_) {
     const MeasuredRun& m = *measured_;
     h.title = tr("Timeline, measured");
-    h.subtitle = tr("measured on %1 CPU cores (stand in for GPUs) · median of %2 · error %3% vs "
-                    "simulated · %4 measured (%5 real), %6 simulated%7")
-                     .arg(m.devices)
+    h.subtitle = tr("%1 · median of %2 · error %3% vs simulated · %4 measured (%5 real), %6 "
+                    "simulated%7")
+                     .arg(measuredWhere(m))
                      .arg(m.repeat())
                      .arg(QString::asprintf("%+.1f", m.errorPercent()))
                      .arg(formatDuration(m.schedule.makespan_us),
