@@ -28,6 +28,13 @@ void DeviceSet::validate() const {
     const std::string where = "devices[" + std::to_string(i) + "]";
     if (!std::isfinite(devices[i].tflops) || devices[i].tflops <= 0)
       throw InputError("", where + ".tflops", "must be a finite positive number");
+    for (const auto& [op, rate] : devices[i].ops) {
+      if (!std::isfinite(rate.tflops) || rate.tflops <= 0)
+        throw InputError("", where + ".ops." + op + ".tflops", "must be a finite positive number");
+      if (rate.memory_gbps && (!std::isfinite(*rate.memory_gbps) || *rate.memory_gbps <= 0))
+        throw InputError("", where + ".ops." + op + ".memory_gbps",
+                         "must be a finite positive number");
+    }
     if (!std::isfinite(devices[i].memory_gbps) || devices[i].memory_gbps <= 0)
       throw InputError("", where + ".memory_gbps", "must be a finite positive number");
     if (!std::isfinite(devices[i].memory_gb) || devices[i].memory_gb < 0)

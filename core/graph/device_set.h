@@ -1,5 +1,7 @@
 #pragma once
 // The devices a graph is placed on and the links between them.
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,15 @@ struct Device {
   // Device memory bandwidth in GB/s, for nodes that carry memory_bytes (the roofline). The
   // default is the P100's HBM2, matching the default throughput.
   double memory_gbps = 732;
+  // Per op kind (a node's `op`), rates that replace the two above: `doppler calibrate` measures
+  // matmuls apart from memory-bound kernels. Without memory_gbps the op is timed by its FLOPs
+  // alone (its memory_bytes are not charged).
+  struct OpRate {
+    double tflops = 0;
+    std::optional<double> memory_gbps;
+    bool operator==(const OpRate&) const = default;
+  };
+  std::map<std::string, OpRate> ops;
 };
 
 // Bandwidth is in gigabytes per second (1e9 bytes/s), as vendors quote NVLink and PCIe; latency

@@ -311,6 +311,23 @@ DeviceSet parseDeviceSet(std::string_view text, const std::string& file) {
         dev.memory_gbps = number(*it, p + ".memory_gbps");
         if (dev.memory_gbps <= 0) throw InputError("", p + ".memory_gbps", "must be positive");
       }
+      if (auto it = devs[i].find("ops"); it != devs[i].end()) {
+        if (!it->is_object())
+          throw InputError("", p + ".ops", "expected an object of op kind -> rates");
+        for (const auto& [op, jr] : it->items()) {
+          const std::string q = p + ".ops." + op;
+          if (!jr.is_object()) throw InputError("", q, "expected an object with tflops");
+          Device::OpRate rate;
+          rate.tflops = number(require(jr, "tflops", q), q + ".tflops");
+          if (rate.tflops <= 0) throw InputError("", q + ".tflops", "must be positive");
+          if (auto m = jr.find("memory_gbps"); m != jr.end()) {
+            rate.memory_gbps = number(*m, q + ".memory_gbps");
+            if (*rate.memory_gbps <= 0)
+              throw InputError("", q + ".memory_gbps", "must be positive");
+          }
+          dev.ops[op] = rate;
+        }
+      }
       d.devices.push_back(dev);
     }
     const size_t n = d.devices.size();
@@ -378,11 +395,17 @@ std::string writeDeviceSetJson(const DeviceSet& d, int indent) {
   root["format"] = "device-set/1";
   root["name"] = d.name;
   json devs = json::array();
-  for (const Device& dev : d.devices)
-    devs.push_back({{"name", dev.name},
-                    {"tflops", dev.tflops},
-                    {"memory_gb", dev.memory_gb},
-                    {"memory_gbps", dev.memory_gbps}});
+  for (const Device& dev : d.devices) {
+    json jd = {{"name", dev.name},
+               {"tflops", dev.tflops},
+               {"memory_gb", dev.memory_gb},
+               {"memory_gbps", dev.memory_gbps}};
+    for (const auto& [op, rate] : dev.ops) {
+      jd["ops"][op]["tflops"] = rate.tflops;
+      if (rate.memory_gbps) jd["ops"][op]["memory_gbps"] = *rate.memory_gbps;
+    }
+    devs.push_back(std::move(jd));
+  }
   root["devices"] = std::move(devs);
   root["links"] = {{"bandwidth_gbps", d.bandwidth_gbps}, {"latency_us", d.latency_us}};
   return root.dump(indent) + "\n";

@@ -1,6 +1,7 @@
 #include "core/sim/cost_table.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/graph/input_error.h"
 
@@ -23,9 +24,17 @@ CostTable::CostTable(const DataflowGraph& g, const DeviceSet& ds)
       } else if (!node.compute_us.empty()) {
         c = node.compute_us[d];
       } else {
-        c = node.flops / (ds.devices[d].tflops * 1e6);  // FLOP / (TFLOP/s) in microseconds
-        if (node.memory_bytes > 0)  // the roofline: bytes / (GB/s) in microseconds
-          c = std::max(c, node.memory_bytes / (ds.devices[d].memory_gbps * 1e3));
+        const Device& dev = ds.devices[d];
+        double tflops = dev.tflops;
+        std::optional<double> gbps = dev.memory_gbps;
+        if (!dev.ops.empty())
+          if (auto it = dev.ops.find(node.op); it != dev.ops.end()) {
+            tflops = it->second.tflops;
+            gbps = it->second.memory_gbps;
+          }
+        c = node.flops / (tflops * 1e6);    // FLOP / (TFLOP/s) in microseconds
+        if (node.memory_bytes > 0 && gbps)  // the roofline: bytes / (GB/s) in microseconds
+          c = std::max(c, node.memory_bytes / (*gbps * 1e3));
       }
       compute_[static_cast<size_t>(v) * d_ + d] = c;
       lo = d == 0 ? c : std::min(lo, c);
