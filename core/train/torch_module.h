@@ -78,8 +78,8 @@ constexpr uint64_t torchModuleAbi() {
   for (uint64_t size :
        {sizeof(TrainRequest), sizeof(TrainConfig), sizeof(TrainResult), sizeof(TrainProgress),
         sizeof(policy::PolicyScores), sizeof(policy::PolicyConfig), sizeof(policy::GraphFeatures),
-        sizeof(policy::EpisodeResult), sizeof(DataflowGraph), sizeof(DeviceSet),
-        sizeof(CancelToken), sizeof(nlohmann::json), sizeof(exec::TorchKernelSpec)})
+        sizeof(policy::EpisodeResult), sizeof(DataflowGraph), sizeof(DeviceSet), sizeof(Device),
+        sizeof(Node), sizeof(CancelToken), sizeof(nlohmann::json), sizeof(exec::TorchKernelSpec)})
     h = h * 1000003 + size;
   return h;
 }
