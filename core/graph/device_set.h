@@ -22,7 +22,7 @@ struct Device {
     std::optional<double> memory_gbps;
     bool operator==(const OpRate&) const = default;
   };
-  std::map<std::string, OpRate> ops;
+  std::map<std::string, OpRate> ops = {};
 };
 
 // Bandwidth is in gigabytes per second (1e9 bytes/s), as vendors quote NVLink and PCIe; latency
