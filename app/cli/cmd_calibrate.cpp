@@ -160,7 +160,7 @@ void runCalibrate(const CalibrateArgs& args) {
   // Matmuls: n x k by k x n (2 n^2 k FLOPs, n^2 outputs), the shapes scaled paper graphs have; each
   // device's throughput is its FLOPs over its time.
   std::vector<std::pair<double, double>> matmuls;
-  for (const auto [n, k] :
+  for (const auto& [n, k] :
        {std::pair{64.0, 4096.0}, {128.0, 2048.0}, {256.0, 256.0}, {360.0, 128.0}})
     matmuls.emplace_back(2 * n * n * k, 4 * n * n);
   const std::vector<Rate> flops =

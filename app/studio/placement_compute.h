@@ -19,7 +19,7 @@ struct PlacementInputs {
   std::string devicesSpec;
   // A coarsened file (graph with groups) as opened: `graph` is then its fine graph, every node
   // placed, and the graph view draws the file's own groups, expandable in place.
-  std::shared_ptr<const DataflowGraph> drawing;
+  std::shared_ptr<const DataflowGraph> drawing = {};
 };
 
 // Builds the cost table (once per graph and device set, not per placement); throws InputError if

@@ -450,8 +450,11 @@ TEST(Coarsening, ExpandingOneGroupReplacesItByItsMembers) {
     ASSERT_TRUE(e.find(id)) << id;
     EXPECT_EQ(e.groups->members[*e.find(id)].size(), 1u);
   }
-  for (int i = 0; i < c.nodeCount(); ++i)
-    if (i != big) EXPECT_TRUE(e.find(c.node(i).id)) << c.node(i).id;
+  for (int i = 0; i < c.nodeCount(); ++i) {
+    if (i != big) {
+      EXPECT_TRUE(e.find(c.node(i).id)) << c.node(i).id;
+    }
+  }
   EXPECT_THROW(expandGroups(g, expand), InputError);  // no groups
   const std::vector<int> bad{c.nodeCount()};
   EXPECT_THROW(expandGroups(c, bad), InputError);
