@@ -45,7 +45,7 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
       options_(options),
       settings_(options.fresh),
       jobs_(new JobRunner(this)),  // first child: destroyed first, joining its threads
-      layoutCache_(std::make_unique<LayoutCache>()) {
+      layoutCache_(std::make_shared<LayoutCache>()) {
   setObjectName(QStringLiteral("mainWindow"));
   document_ = new StudioDocument(jobs_, this);
   selection_ = new SelectionState(this);
@@ -105,7 +105,9 @@ void MainWindow::connectParts() {
                     .arg(QString::fromLatin1(layoutEngineFor(input->nodeCount()))));
             jobs_->start<LayoutOutcome>(
                 JobSlot::Layout,
-                [cache = layoutCache_.get(), input](const JobContext& ctx) {
+                // The job holds the cache: the window's members go before its child JobRunner
+                // joins the layout thread, and an abandoned layout may still be finishing.
+                [cache = layoutCache_, input](const JobContext& ctx) {
                   return runLayout(*cache, *input, ctx.cancel());
                 },
                 [this](LayoutOutcome outcome) {

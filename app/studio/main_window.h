@@ -200,7 +200,7 @@ class MainWindow : public QMainWindow {
   StudioOptions options_;
   StudioSettings settings_;
   JobRunner* jobs_;
-  std::unique_ptr<LayoutCache> layoutCache_;
+  std::shared_ptr<LayoutCache> layoutCache_;
   StudioDocument* document_;
   views::SelectionState* selection_;
   views::GraphView* graphView_;
