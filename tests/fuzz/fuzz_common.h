@@ -6,6 +6,8 @@
 #include <string_view>
 
 #include "core/graph/input_error.h"
+#include "core/sim/cost_table.h"
+#include "core/sim/simulator.h"
 
 template <class F>
 int fuzzOne(const uint8_t* data, size_t size, F&& parse) {
@@ -15,4 +17,15 @@ int fuzzOne(const uint8_t* data, size_t size, F&& parse) {
   } catch (const doppler::InputError&) {
   }
   return 0;
+}
+
+// A graph that parses must also simulate: its costs are exercised on two devices, nodes
+// alternating between them.
+inline void simulateOnTwoDevices(const doppler::DataflowGraph& g) {
+  doppler::DeviceSet d = doppler::DeviceSet::uniform(2);
+  doppler::CostTable c(g, d);
+  doppler::Simulator sim(c);
+  doppler::Assignment a(c.nodes());
+  for (int v = 0; v < c.nodes(); ++v) a[v] = v % 2;
+  sim.makespan(a);
 }

@@ -3,8 +3,6 @@
 // so the costs and groups it carries are exercised too.
 #include "core/graph/coarsening.h"
 #include "core/graph/onnx_import.h"
-#include "core/sim/cost_table.h"
-#include "core/sim/simulator.h"
 #include "fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -19,12 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (std::string_view(e.what()).find("no dimension named") == std::string_view::npos) throw;
       g = doppler::importOnnx(bytes, {}, "fuzz.onnx");
     }
-    doppler::DeviceSet d = doppler::DeviceSet::uniform(2);
-    doppler::CostTable c(g, d);
-    doppler::Simulator sim(c);
-    doppler::Assignment a(c.nodes());
-    for (int v = 0; v < c.nodes(); ++v) a[v] = v % 2;
-    sim.makespan(a);
+    simulateOnTwoDevices(g);
     const doppler::DataflowGraph coarse = doppler::coarsenGraph(g, 4);
     if (coarse.groups) {
       std::vector<int> all(coarse.nodeCount());
