@@ -34,7 +34,12 @@ void DeviceSet::validate() const {
       if (rate.memory_gbps && (!std::isfinite(*rate.memory_gbps) || *rate.memory_gbps <= 0))
         throw InputError("", where + ".ops." + op + ".memory_gbps",
                          "must be a finite positive number");
+      if (rate.overhead_us && (!std::isfinite(*rate.overhead_us) || *rate.overhead_us < 0))
+        throw InputError("", where + ".ops." + op + ".overhead_us",
+                         "must be a finite non-negative number");
     }
+    if (!std::isfinite(devices[i].kernel_overhead_us) || devices[i].kernel_overhead_us < 0)
+      throw InputError("", where + ".kernel_overhead_us", "must be a finite non-negative number");
     if (!std::isfinite(devices[i].memory_gbps) || devices[i].memory_gbps <= 0)
       throw InputError("", where + ".memory_gbps", "must be a finite positive number");
     if (!std::isfinite(devices[i].memory_gb) || devices[i].memory_gb < 0)

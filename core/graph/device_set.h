@@ -15,14 +15,20 @@ struct Device {
   // default is the P100's HBM2, matching the default throughput.
   double memory_gbps = 732;
   // Per op kind (a node's `op`), rates that replace the two above: `doppler calibrate` measures
-  // matmuls apart from memory-bound kernels. Without memory_gbps the op is timed by its FLOPs
-  // alone (its memory_bytes are not charged).
+  // each kind of kernel apart. Without memory_gbps the op is timed by its FLOPs alone (its
+  // memory_bytes are not charged); without overhead_us it pays the device's kernel_overhead_us.
   struct OpRate {
     double tflops = 0;
     std::optional<double> memory_gbps;
+    std::optional<double> overhead_us = {};
     bool operator==(const OpRate&) const = default;
   };
   std::map<std::string, OpRate> ops = {};
+  // A fixed cost in microseconds added to every node timed by its FLOPs and bytes (not to nodes
+  // with their own compute_us): launching a kernel, reading its inputs' first bytes. 0 (the
+  // default) keeps the pure roofline; calibrate measures it per op kind on CPU cores, where a
+  // 10-thousand-element add costs as much in dispatch as in arithmetic.
+  double kernel_overhead_us = 0;
 };
 
 // Bandwidth is in gigabytes per second (1e9 bytes/s), as vendors quote NVLink and PCIe; latency

@@ -311,6 +311,8 @@ DeviceSet parseDeviceSet(std::string_view text, const std::string& file) {
         dev.memory_gbps = number(*it, p + ".memory_gbps");
         if (dev.memory_gbps <= 0) throw InputError("", p + ".memory_gbps", "must be positive");
       }
+      if (auto it = devs[i].find("kernel_overhead_us"); it != devs[i].end())
+        dev.kernel_overhead_us = nonNegative(*it, p + ".kernel_overhead_us");
       if (auto it = devs[i].find("ops"); it != devs[i].end()) {
         if (!it->is_object())
           throw InputError("", p + ".ops", "expected an object of op kind -> rates");
@@ -325,6 +327,8 @@ DeviceSet parseDeviceSet(std::string_view text, const std::string& file) {
             if (*rate.memory_gbps <= 0)
               throw InputError("", q + ".memory_gbps", "must be positive");
           }
+          if (auto o = jr.find("overhead_us"); o != jr.end())
+            rate.overhead_us = nonNegative(*o, q + ".overhead_us");
           dev.ops[op] = rate;
         }
       }
@@ -403,7 +407,9 @@ std::string writeDeviceSetJson(const DeviceSet& d, int indent) {
     for (const auto& [op, rate] : dev.ops) {
       jd["ops"][op]["tflops"] = rate.tflops;
       if (rate.memory_gbps) jd["ops"][op]["memory_gbps"] = *rate.memory_gbps;
+      if (rate.overhead_us) jd["ops"][op]["overhead_us"] = *rate.overhead_us;
     }
+    if (dev.kernel_overhead_us > 0) jd["kernel_overhead_us"] = dev.kernel_overhead_us;
     devs.push_back(std::move(jd));
   }
   root["devices"] = std::move(devs);

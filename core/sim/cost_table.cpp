@@ -27,14 +27,17 @@ CostTable::CostTable(const DataflowGraph& g, const DeviceSet& ds)
         const Device& dev = ds.devices[d];
         double tflops = dev.tflops;
         std::optional<double> gbps = dev.memory_gbps;
+        double overhead = dev.kernel_overhead_us;
         if (!dev.ops.empty())
           if (auto it = dev.ops.find(node.op); it != dev.ops.end()) {
             tflops = it->second.tflops;
             gbps = it->second.memory_gbps;
+            overhead = it->second.overhead_us.value_or(overhead);
           }
         c = node.flops / (tflops * 1e6);    // FLOP / (TFLOP/s) in microseconds
         if (node.memory_bytes > 0 && gbps)  // the roofline: bytes / (GB/s) in microseconds
           c = std::max(c, node.memory_bytes / (*gbps * 1e3));
+        c += overhead;  // launch and dispatch: 0 unless the device set says (calibrate measures it)
       }
       compute_[static_cast<size_t>(v) * d_ + d] = c;
       lo = d == 0 ? c : std::min(lo, c);

@@ -1,9 +1,16 @@
 // The LibTorch CPU backend of the executor (core/exec/executor.h), inside libdoppler_torch.so:
 // each node's kernel is a real LibTorch op picked and shaped by core/exec/torch_kernels.h, run on
-// its device's worker thread with one intra-op thread; each transfer clones the producer's output
-// into the receiving device's tensors. Every kernel first reduces each input to its mean and adds
+// its device's worker thread with one intra-op thread; each transfer copies the producer's output
+// into the receiving device's tensor. Every kernel first reduces each input to its mean and adds
 // the sum to its operand, so outputs are deterministic functions of the inputs and every placement
 // computes the same sink digests as one device does.
+//
+// Every output, intermediate and received tensor is made (and written, so its pages exist) once,
+// in prepare(); kernels and copies write into them (the `_out` ops), as a GPU runtime's caching
+// allocator would have it. A kernel that allocated its output instead paid the first touch of
+// fresh pages (glibc returns freed large blocks to the system): on the 2-core VM a 1 MB add took
+// 3 ms instead of 0.1 ms, and a 256 x 256 matmul's output doubled its time, so a node's time
+// followed the allocator, not its FLOPs or bytes (scripts/experiments/calibration_note.md).
 #include "core/train/torch_exec_backend.h"
 
 #include <torch/torch.h>
@@ -34,36 +41,14 @@ class TorchCpuBackend final : public exec::Backend {
 
   void prepare(const Assignment& a, int) override {
     a_ = a;
-    output_.resize(g_.nodeCount());
-    received_.resize(g_.edgeCount());
-    if (!operands_.empty()) return;  // the operands depend on the graph only: made once
     torch::NoGradGuard noGrad;
-    torch::Generator gen = at::detail::createCPUGenerator(spec_.seed);
-    operands_.resize(g_.nodeCount());
-    for (int v = 0; v < g_.nodeCount(); ++v) {
-      const KernelShape& s = shapes_[v];
-      auto uniform = [&](std::vector<int64_t> sizes, double bound) {
-        return torch::rand(sizes, gen).mul_(2 * bound).sub_(bound);
-      };
-      std::vector<torch::Tensor>& ops = operands_[v];
-      switch (s.kind) {
-        case KernelKind::Matmul:
-          ops.push_back(uniform({s.rows, s.k}, 1.0));
-          ops.push_back(uniform({s.k, s.cols}, 1.0 / std::sqrt(static_cast<double>(s.k))));
-          break;
-        case KernelKind::Attention:
-          ops.push_back(uniform({s.rows, s.k}, 1.0));
-          ops.push_back(uniform({s.k, s.rows}, 1.0));
-          ops.push_back(uniform({s.rows, s.k}, 1.0));
-          break;
-        case KernelKind::Binary:
-          ops.push_back(uniform({s.rows, s.cols}, 1.0));
-          ops.push_back(uniform({s.rows, s.cols}, 1.0));
-          break;
-        default:
-          ops.push_back(uniform({s.rows, s.cols}, 1.0));
-          break;
-      }
+    if (operands_.empty()) makeTensors();  // they depend on the graph only: made once
+    // A buffer for every cross-device edge of this assignment (zeroed, so its pages exist).
+    received_.resize(g_.edgeCount());
+    for (int e = 0; e < g_.edgeCount(); ++e) {
+      const Edge& edge = g_.edge(e);
+      if (a_[edge.src] != a_[edge.dst] && !received_[e].defined())
+        received_[e] = torch::zeros({carried(e)});
     }
   }
 
@@ -75,57 +60,64 @@ class TorchCpuBackend final : public exec::Backend {
     const double shift = 0.5 * std::tanh(in) + 1e-3 * (v % 1000);
     const KernelShape& s = shapes_[v];
     const std::vector<torch::Tensor>& x = operands_[v];
+    std::vector<torch::Tensor>& t = scratch_[v];  // intermediates, made in makeTensors()
+    torch::Tensor& out = output_[v];
     const std::string& op = g_.node(v).op;
-    torch::Tensor out;
     switch (s.kind) {
       case KernelKind::Matmul:
-        out = torch::matmul(x[0], x[1]).add_(shift);
+        at::mm_out(out, x[0], x[1]).add_(shift);
         break;
-      case KernelKind::Attention:
-        out = torch::softmax(torch::matmul(x[0].add(shift), x[1]).mul_(1.0 / std::sqrt(s.k)), -1)
-                  .matmul(x[2]);
+      case KernelKind::Attention:  // softmax((q + shift) k^T / sqrt(d)) v
+        at::add_out(t[0], x[0], shift);
+        at::mm_out(t[1], t[0], x[1]).mul_(1.0 / std::sqrt(s.k));
+        at::softmax_out(t[2], t[1], -1);
+        at::mm_out(out, t[2], x[2]);
         break;
       case KernelKind::Softmax:
-        out = torch::softmax(x[0].add(shift), -1);
+        at::softmax_out(out, at::add_out(t[0], x[0], shift), -1);
         break;
       case KernelKind::Norm:
-        if (op.find("rms") != std::string::npos) {
-          const torch::Tensor y = x[0].add(shift);
-          out = y.mul(torch::rsqrt(y.square().mean(-1, true).add_(1e-6)));
+        at::add_out(t[0], x[0], shift);
+        if (op.find("rms") != std::string::npos) {  // y / sqrt(mean(y^2) + eps)
+          at::mean_out(t[2], at::mul_out(t[1], t[0], t[0]), at::IntArrayRef{-1}, true)
+              .add_(1e-6)
+              .rsqrt_();
+          at::mul_out(out, t[0], t[2]);
         } else {
-          out = torch::layer_norm(x[0].add(shift), {s.cols});
+          at::native_layer_norm_out(out, t[1], t[2], t[0], {s.cols}, {}, {}, 1e-5);
         }
         break;
       case KernelKind::Binary:
-        if (op == "mul" || op == "silu_mul" || op == "rope")
-          out = (op == "silu_mul" ? torch::silu(x[0]) : x[0]).mul(x[1]).add_(shift);
-        else
-          out = x[0].add(x[1]).add_(shift);
+        if (op == "mul" || op == "rope") {
+          at::mul_out(out, x[0], x[1]).add_(shift);
+        } else if (op == "silu_mul") {
+          at::mul_out(out, at::silu_out(t[0], x[0]), x[1]).add_(shift);
+        } else {
+          at::add_out(out, x[0], x[1]).add_(shift);
+        }
         break;
       case KernelKind::Elementwise:
+        at::add_out(out, x[0], shift);
         if (op == "relu")
-          out = torch::relu(x[0].add(shift));
+          out.relu_();
         else if (op == "gelu")
-          out = torch::gelu(x[0].add(shift));
+          at::gelu_(out);
         else if (op == "silu")
-          out = torch::silu(x[0].add(shift));
+          at::silu_(out);
         else if (op == "sigmoid")
-          out = torch::sigmoid(x[0].add(shift));
+          out.sigmoid_();
         else if (op == "tanh")
-          out = torch::tanh(x[0].add(shift));
-        else
-          out = x[0].add(shift);  // input, concat, copies, ops without FLOPs
-        break;
+          out.tanh_();
+        break;  // input, concat, copies, ops without FLOPs: the shifted operand
     }
-    output_[v] = std::move(out);
   }
 
   void receive(int e, int from, int to) override {
     torch::NoGradGuard noGrad;
     const auto t0 = Clock::now();
     const Edge& edge = g_.edge(e);
-    const torch::Tensor src = output_[edge.src].reshape({-1});
-    received_[e] = src.narrow(0, 0, carried(e)).clone();
+    if (!received_[e].defined()) received_[e] = torch::empty({carried(e)});
+    received_[e].copy_(output_[edge.src].reshape({-1}).narrow(0, 0, carried(e)));
     if (spec_.pace_us) {
       const auto until = t0 + std::chrono::duration<double, std::micro>(spec_.pace_us(e, from, to));
       if (until - Clock::now() > std::chrono::microseconds(200))
@@ -145,6 +137,57 @@ class TorchCpuBackend final : public exec::Backend {
   }
 
  private:
+  // Each node's operands (seeded values), its output and the intermediates its kernel writes.
+  void makeTensors() {
+    torch::Generator gen = at::detail::createCPUGenerator(spec_.seed);
+    const int n = g_.nodeCount();
+    operands_.resize(n);
+    scratch_.resize(n);
+    output_.resize(n);
+    for (int v = 0; v < n; ++v) {
+      const KernelShape& s = shapes_[v];
+      auto uniform = [&](std::vector<int64_t> sizes, double bound) {
+        return torch::rand(sizes, gen).mul_(2 * bound).sub_(bound);
+      };
+      std::vector<torch::Tensor>& ops = operands_[v];
+      std::vector<torch::Tensor>& t = scratch_[v];
+      switch (s.kind) {
+        case KernelKind::Matmul:
+          ops.push_back(uniform({s.rows, s.k}, 1.0));
+          ops.push_back(uniform({s.k, s.cols}, 1.0 / std::sqrt(static_cast<double>(s.k))));
+          output_[v] = torch::zeros({s.rows, s.cols});
+          break;
+        case KernelKind::Attention:
+          ops.push_back(uniform({s.rows, s.k}, 1.0));
+          ops.push_back(uniform({s.k, s.rows}, 1.0));
+          ops.push_back(uniform({s.rows, s.k}, 1.0));
+          t = {torch::zeros({s.rows, s.k}), torch::zeros({s.rows, s.rows}),
+               torch::zeros({s.rows, s.rows})};
+          output_[v] = torch::zeros({s.rows, s.k});
+          break;
+        case KernelKind::Binary:
+          ops.push_back(uniform({s.rows, s.cols}, 1.0));
+          ops.push_back(uniform({s.rows, s.cols}, 1.0));
+          if (g_.node(v).op == "silu_mul") t = {torch::zeros({s.rows, s.cols})};
+          output_[v] = torch::zeros({s.rows, s.cols});
+          break;
+        case KernelKind::Softmax:
+        case KernelKind::Norm:  // the shifted operand, then (norms) y^2 or layer_norm's statistics
+          ops.push_back(uniform({s.rows, s.cols}, 1.0));
+          t = {torch::zeros({s.rows, s.cols}), torch::zeros({s.rows, s.cols}),
+               torch::zeros({s.rows, 1})};
+          if (s.kind == KernelKind::Norm && g_.node(v).op.find("rms") == std::string::npos)
+            t[1] = torch::zeros({s.rows, 1});
+          output_[v] = torch::zeros({s.rows, s.cols});
+          break;
+        case KernelKind::Elementwise:
+          ops.push_back(uniform({s.rows, s.cols}, 1.0));
+          output_[v] = torch::zeros({s.rows, s.cols});
+          break;
+      }
+    }
+  }
+
   // What edge e carries: the first elements of its producer's output, as many as the edge's bytes
   // (x size factor) say. A local consumer reads the same elements a remote one receives.
   int64_t carried(int e) const {
@@ -165,6 +208,7 @@ class TorchCpuBackend final : public exec::Backend {
   std::vector<KernelShape> shapes_;
   Assignment a_;
   std::vector<std::vector<torch::Tensor>> operands_;  // per node
+  std::vector<std::vector<torch::Tensor>> scratch_;   // per node: its kernel's intermediates
   std::vector<torch::Tensor> output_;                 // per node, on its device
   std::vector<torch::Tensor> received_;               // per cross-device edge, on the consumer's
 };

@@ -1,7 +1,10 @@
 // Per-op rates of a device (Device::ops, written by `doppler calibrate`): they replace the
 // device's throughput and bandwidth for nodes of that op; without a bandwidth the op is timed by
-// its FLOPs alone.
+// its FLOPs alone. A kernel overhead (the device's, or the op's own) is added to every node timed
+// by its FLOPs and bytes.
 #include <gtest/gtest.h>
+
+#include <tuple>
 
 #include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
@@ -40,6 +43,75 @@ TEST(OpRates, RoundTripAndBadRatesNameTheField) {
     FAIL() << "expected an InputError";
   } catch (const InputError& e) {
     EXPECT_EQ(e.where(), "devices[0].ops.matmul.tflops") << e.what();
+  }
+}
+
+const char* kOverheads = R"({"format": "device-set/1", "name": "fitted",
+  "devices": [{"name": "cpu0", "tflops": 0.5, "memory_gbps": 2, "kernel_overhead_us": 7,
+               "ops": {"matmul": {"tflops": 0.03, "overhead_us": 20},
+                       "add": {"tflops": 0.5, "memory_gbps": 4, "overhead_us": 0},
+                       "softmax": {"tflops": 0.1, "memory_gbps": 4}}}],
+  "links": {"bandwidth_gbps": 1, "latency_us": 0}})";
+
+TEST(OpRates, KernelOverheadIsAddedToRateTimedNodesOnly) {
+  const DeviceSet d = parseDeviceSet(kOverheads, "fitted.json");
+  EXPECT_DOUBLE_EQ(d.devices[0].kernel_overhead_us, 7);
+  DataflowGraph g;
+  g.addNode(Node{"mm", "matmul", 3e6, 0, {}, 8e6});     // the op's own overhead
+  g.addNode(Node{"add", "add", 1e3, 0, {}, 8e3});       // an op overhead of 0 is kept, not the 7
+  g.addNode(Node{"sm", "softmax", 1e3, 0, {}, 8e3});    // no op overhead: the device's
+  g.addNode(Node{"relu", "relu", 1e3, 0, {}, 8e3});     // not in ops: the device's rates and 7
+  g.addNode(Node{"fixed", "matmul", 3e6, 0, {42}, 0});  // its own time: no overhead
+  const CostTable c(g, d);
+  EXPECT_DOUBLE_EQ(c.compute(0, 0), 3e6 / (0.03 * 1e6) + 20);
+  EXPECT_DOUBLE_EQ(c.compute(1, 0), 8e3 / (4 * 1e3));
+  EXPECT_DOUBLE_EQ(c.compute(2, 0), 8e3 / (4 * 1e3) + 7);
+  EXPECT_DOUBLE_EQ(c.compute(3, 0), 8e3 / (2 * 1e3) + 7);
+  EXPECT_DOUBLE_EQ(c.compute(4, 0), 42);
+}
+
+TEST(OpRates, OverheadsRoundTripAndAreAbsentByDefault) {
+  const DeviceSet d = parseDeviceSet(kOverheads, "fitted.json");
+  const DeviceSet back = parseDeviceSet(writeDeviceSetJson(d), "back.json");
+  EXPECT_EQ(back.devices[0].ops, d.devices[0].ops);
+  EXPECT_DOUBLE_EQ(back.devices[0].kernel_overhead_us, 7);
+  EXPECT_EQ(back.devices[0].ops.at("matmul").overhead_us, 20);
+  EXPECT_EQ(back.devices[0].ops.at("add").overhead_us, 0);
+  EXPECT_FALSE(back.devices[0].ops.at("softmax").overhead_us.has_value());
+  // A file without the fields reads as before and is written without them.
+  const DeviceSet plain = parseDeviceSet(kDevices, "fitted.json");
+  EXPECT_EQ(plain.devices[0].kernel_overhead_us, 0);
+  EXPECT_FALSE(plain.devices[0].ops.at("matmul").overhead_us.has_value());
+  const std::string written = writeDeviceSetJson(plain);
+  EXPECT_EQ(written.find("overhead_us"), std::string::npos) << written;
+}
+
+TEST(OpRates, NegativeOverheadsNameTheField) {
+  for (const auto& [from, to, where] :
+       {std::tuple{"\"kernel_overhead_us\": 7", "\"kernel_overhead_us\": -1",
+                   "devices[0].kernel_overhead_us"},
+        std::tuple{"\"overhead_us\": 20", "\"overhead_us\": -0.5",
+                   "devices[0].ops.matmul.overhead_us"},
+        std::tuple{"\"overhead_us\": 20", "\"overhead_us\": \"fast\"",
+                   "devices[0].ops.matmul.overhead_us"}}) {
+    std::string bad = kOverheads;
+    bad.replace(bad.find(from), std::string(from).size(), to);
+    try {
+      parseDeviceSet(bad, "bad.json");
+      ADD_FAILURE() << "expected an InputError for " << to;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.where(), where) << e.what();
+      EXPECT_EQ(e.file(), "bad.json") << e.what();
+    }
+  }
+  // validate() refuses one built in code, too.
+  DeviceSet d = parseDeviceSet(kOverheads, "fitted.json");
+  d.devices[0].ops["add"].overhead_us = -3;
+  try {
+    d.validate();
+    ADD_FAILURE() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), "devices[0].ops.add.overhead_us") << e.what();
   }
 }
 
