@@ -2,13 +2,17 @@
 // makespan beside the simulated one. CPU cores stand in for GPUs: each device is a worker thread
 // pinned to its own core, kernels are real LibTorch ops with the graph's shapes (in the LibTorch
 // module, --kernels torch) or real arithmetic sized by each node's cost (--kernels synthetic),
-// transfers are real copies. The run is recorded with its simulated and its measured timeline.
+// transfers are real copies. With --kernels cuda (or --devices cuda) the same kernels run on
+// NVIDIA GPUs instead (core/exec/cuda_backend.h). The run is recorded with its simulated and its
+// measured timeline.
 #include <algorithm>
 #include <iostream>
 #include <sstream>
 #include <thread>
 
 #include "cli_common.h"
+#include "core/exec/cuda_backend.h"
+#include "core/exec/cuda_plan.h"
 #include "core/exec/executor.h"
 #include "core/exec/synthetic_backend.h"
 #include "core/exec/torch_kernels.h"
@@ -34,7 +38,7 @@ struct ExecArgs {
   double targetMs = 100;
   double scale = 0;
   bool pace = false;
-  std::string kernels = "auto";  // torch, synthetic, or auto (torch when it can)
+  std::string kernels = "auto";  // torch, synthetic, cuda, or auto (torch when it can)
   double sizeFactor = 0;         // torch kernels: 0 sizes them for --target-ms
   bool verify = true;
   double timeoutS = 120;
@@ -44,11 +48,22 @@ struct ExecArgs {
 
 constexpr double kDigestTolerance = 1e-6;  // relative: float sums of identical data
 
-// `--devices local`: one default device per core of this machine.
+// `--devices local`: one default device per core of this machine; `--devices cuda`: one per GPU.
 DeviceArgs resolveLocal(const DeviceArgs& args) {
-  if (args.devices != "local") return args;
   DeviceArgs local;
-  local.devices = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+  if (args.devices == "local") {
+    local.devices = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+  } else if (args.devices == "cuda") {
+    std::string why;
+    const int gpus = exec::cudaDeviceCount(&why);
+    if (gpus == 0)
+      throw InputError(
+          "", "--devices",
+          exec::cudaBackendBuiltIn() ? "cuda: no CUDA device: " + why : "cuda: " + why);
+    local.devices = std::to_string(gpus);
+  } else {
+    return args;
+  }
   return local;
 }
 
@@ -90,10 +105,16 @@ void runExec(const ExecArgs& args) {
   }
   const double simUs = simulated.makespan();
 
+  // CUDA kernels when asked (--kernels cuda, or --devices cuda with --kernels auto).
+  if (args.devices.devices == "cuda" && args.kernels != "auto" && args.kernels != "cuda")
+    throw InputError("", "--kernels",
+                     "--devices cuda runs CUDA kernels: use --kernels cuda or auto");
+  const bool useCuda = args.kernels == "cuda" || args.devices.devices == "cuda";
+
   // The kernels: LibTorch ops with the graph's shapes when the graph has op kinds and the module
   // is there (or when asked), else synthetic work sized by cost.
   const bool useTorch = [&] {
-    if (args.kernels == "synthetic") return false;
+    if (args.kernels == "synthetic" || useCuda) return false;
     if (args.kernels == "torch") {
       train::loadTorchModule();  // InputError naming the module when it is missing
       return true;
@@ -107,21 +128,24 @@ void runExec(const ExecArgs& args) {
       return false;
     }
   }();
-  const std::string backendName = useTorch ? "cpu-torch" : "cpu-synthetic";
-  if (!useTorch && args.sizeFactor > 0)
-    throw InputError("", "--size-factor", "applies to --kernels torch only");
+  const bool shaped = useTorch || useCuda;  // kernels with the graph's shapes (torch_kernels.h)
+  const std::string backendName = useCuda ? "cuda" : useTorch ? "cpu-torch" : "cpu-synthetic";
+  if (!shaped && args.sizeFactor > 0)
+    throw InputError("", "--size-factor", "applies to --kernels torch and cuda only");
 
   // Simulated microseconds become measured ones times `scale`. Synthetic kernels take their
   // node's simulated time x scale: by default the scale makes the simulated makespan take
-  // --target-ms. Torch kernels take what they take: their FLOPs and bytes are the graph's x the
-  // size factor (by default sized for --target-ms on these cores), and the simulation beside them
-  // is of that graph (exec::kernelGraph), so `scale` is its makespan over the unscaled one's.
+  // --target-ms. Torch and CUDA kernels take what they take: their FLOPs and bytes are the
+  // graph's x the size factor (by default sized for --target-ms on these cores or GPUs), and the
+  // simulation beside them is of that graph (exec::kernelGraph), so `scale` is its makespan over
+  // the unscaled one's.
   double sizeFactor = 0;
   double scaledSimUs = 0;
   DataflowGraph kernelGraph;
-  if (useTorch) {
+  if (shaped) {
     if (args.scale > 0) throw InputError("", "--time-scale", "applies to --kernels synthetic only");
     sizeFactor = args.sizeFactor > 0 ? args.sizeFactor
+                 : useCuda           ? exec::cudaDefaultSizeFactor(in.graph, devices, args.targetMs)
                                      : exec::defaultSizeFactor(in.graph, devices, args.targetMs);
     kernelGraph = exec::kernelGraph(in.graph, sizeFactor);
     PlaceRequest scaled = request;
@@ -129,17 +153,17 @@ void runExec(const ExecArgs& args) {
     scaled.costs = nullptr;
     scaledSimUs = placeAndSimulate(scaled).makespan();
   }
-  const double scale = useTorch         ? (simUs > 0 ? scaledSimUs / simUs : 1)
+  const double scale = shaped           ? (simUs > 0 ? scaledSimUs / simUs : 1)
                        : args.scale > 0 ? args.scale
                                         : (simUs > 0 ? args.targetMs * 1e3 / simUs : 1);
-  if (!useTorch) scaledSimUs = simUs * scale;
+  if (!shaped) scaledSimUs = simUs * scale;
   const CostTable costs(in.graph, in.devices);
   exec::SyntheticWork work;
   for (int v = 0; v < in.graph.nodeCount(); ++v)
     work.compute_us.push_back(costs.compute(v, file.assignment[v]) * scale);
   for (const Edge& e : in.graph.edges()) work.bytes.push_back(e.bytes);
   std::optional<CostTable> kernelCosts;
-  if (useTorch) kernelCosts.emplace(kernelGraph, in.devices);
+  if (shaped) kernelCosts.emplace(kernelGraph, in.devices);
   if (args.pace)
     work.pace_us = [&costs, scale](int e, int from, int to) {
       return costs.transfer(e, from, to) * scale;
@@ -150,13 +174,37 @@ void runExec(const ExecArgs& args) {
     kernelSpec.pace_us = [&kernelCosts](int e, int from, int to) {
       return kernelCosts->transfer(e, from, to);
     };
+  // The CUDA backend is made here, before any run: no GPU (or no CUDA in this build) is a clear
+  // error naming the reason, not a failed run.
+  std::unique_ptr<exec::CudaBackend> cudaBackend;
+  int gpuCount = 0;
+  std::vector<std::string> gpuNames;
+  std::string copyPath;
+  if (useCuda) {
+    exec::CudaKernelSpec cudaSpec;
+    cudaSpec.size_factor = sizeFactor;
+    if (args.pace)
+      cudaSpec.pace_us = [&kernelCosts](int e, int from, int to) {
+        return kernelCosts->transfer(e, from, to);
+      };
+    cudaBackend = exec::makeCudaBackend(in.graph, cudaSpec);
+    gpuCount = cudaBackend->gpuCount();
+    gpuNames = cudaBackend->gpuNames();
+    copyPath = cudaBackend->copyPath();
+    if (exec::sharesGpus(devices, gpuCount))
+      std::cerr << "doppler exec: " << exec::gpuMappingNote(devices, gpuCount) << "\n";
+  }
+  const std::string deviceNote =
+      useCuda
+          ? "each device is a CUDA stream pair on a GPU: " + exec::gpuMappingNote(devices, gpuCount)
+          : "CPU cores stand in for GPUs: each device is a worker thread on its own core";
 
   exec::ExecOptions opts;
   opts.discipline = settings.discipline;
   opts.order = file.order;
   opts.repeat = args.repeat;
   opts.timeout = std::chrono::milliseconds(static_cast<long>(args.timeoutS * 1000));
-  if (static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) < devices)
+  if (!useCuda && static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) < devices)
     std::cerr << "doppler exec: " << devices << " devices on "
               << std::thread::hardware_concurrency()
               << " cores: devices share cores, so measured times include waiting for a core\n";
@@ -172,14 +220,22 @@ void runExec(const ExecArgs& args) {
   RunRecording rec(args.record, spec, in.graph, in.devices);
   exec::ExecResult result;
   std::optional<double> difference;
+  std::vector<double> gpuKernelUs;  // CUDA: per device, the last repeat's kernels by CUDA events
   try {
     std::unique_ptr<exec::Backend> backendPtr;
-    if (useTorch)
+    if (useCuda)
+      backendPtr = std::move(cudaBackend);
+    else if (useTorch)
       backendPtr = train::loadTorchModule().cpuBackend(in.graph, kernelSpec);
     else
       backendPtr = std::make_unique<exec::CpuSyntheticBackend>(in.graph, work);
     exec::Backend& backend = *backendPtr;
     result = exec::execute(in.graph, file.assignment, devices, backend, opts);
+    if (useCuda) {
+      gpuKernelUs.assign(devices, 0);
+      const auto times = static_cast<exec::CudaBackend&>(backend).kernelTimesUs();
+      for (int v = 0; v < in.graph.nodeCount(); ++v) gpuKernelUs[file.assignment[v]] += times[v];
+    }
     if (args.verify) {
       // The same graph on one device, fifo: the reference every placement must reproduce.
       // (Same backend, its buffers reused; a single device makes no copies, so pacing is moot.)
@@ -219,12 +275,21 @@ void runExec(const ExecArgs& args) {
         out["scaled_simulated_makespan_us"] = scaledSimUs;
         out["discipline"] = args.sim.discipline;
         out["backend"] = backendName;
-        if (useTorch) out["size_factor"] = sizeFactor;
+        if (shaped) out["size_factor"] = sizeFactor;
+        if (useCuda) {
+          out["gpus"] = gpuNames;
+          std::vector<int> physical;
+          for (int d = 0; d < devices; ++d) physical.push_back(exec::physicalGpu(d, gpuCount));
+          out["device_gpus"] = physical;
+          out["shared_gpus"] = exec::sharesGpus(devices, gpuCount);
+          out["copy_path"] = copyPath;
+          out["gpu_kernel_us"] = gpuKernelUs;
+        }
         out["devices"] = devices;
         out["cores"] = result.cores;
         out["shared_cores"] = result.shared_cores;
         out["paced_transfers"] = args.pace;
-        out["note"] = "CPU cores stand in for GPUs: each device is a worker thread on its own core";
+        out["note"] = deviceNote;
         if (difference) {
           out["outputs_match"] = match;
           out["max_output_difference"] = *difference;
@@ -235,11 +300,11 @@ void runExec(const ExecArgs& args) {
         std::ostringstream s;
         s.precision(6);
         s << "measured     " << result.measured_makespan_us << " us (median of " << args.repeat
-          << "; CPU cores stand in for GPUs)\n";
+          << "; " << (useCuda ? deviceNote : "CPU cores stand in for GPUs") << ")\n";
         s << "simulated    " << scaledSimUs << " us (" << simUs << " us x scale " << scale << ", "
           << args.sim.discipline << ")\n";
         s << "kernels      " << backendName;
-        if (useTorch) s << " (FLOPs and bytes x " << sizeFactor << ")";
+        if (shaped) s << " (FLOPs and bytes x " << sizeFactor << ")";
         s << "\n";
         s << "error        " << (result.measured_makespan_us - scaledSimUs) / scaledSimUs * 100
           << "%\n";
@@ -262,8 +327,8 @@ void addExecCommand(CLI::App& app) {
       "exec", "Execute an assignment for real on local devices (CPU cores stand in for GPUs)");
   addGraphOptions(*cmd, args->graph);
   cmd->add_option("--devices,-d", args->devices.devices,
-                  "local (one device per core), a device-set/1 file, a preset, or N: the "
-                  "devices' costs size the kernels")
+                  "local (one device per core), cuda (one device per GPU, CUDA kernels), a "
+                  "device-set/1 file, a preset, or N: the devices' costs size the kernels")
       ->required();
   cmd->add_option("--assignment,-a", args->assignment,
                   "Assignment JSON ({node: device}, or place --json output with its order)")
@@ -278,12 +343,13 @@ void addExecCommand(CLI::App& app) {
   cmd->add_option("--time-scale", args->scale,
                   "Measured microseconds per simulated microsecond (overrides --target-ms)");
   cmd->add_option("--kernels", args->kernels,
-                  "torch (LibTorch ops with the graph's shapes), synthetic (work sized by cost), "
-                  "or auto: torch when the module is there and the graph has op kinds")
-      ->check(CLI::IsMember({"auto", "torch", "synthetic"}))
+                  "torch (LibTorch ops with the graph's shapes), cuda (the same on NVIDIA GPUs: "
+                  "device d on GPU d mod count), synthetic (work sized by cost), or auto: torch "
+                  "when the module is there and the graph has op kinds (cuda with --devices cuda)")
+      ->check(CLI::IsMember({"auto", "torch", "cuda", "synthetic"}))
       ->capture_default_str();
   cmd->add_option("--size-factor", args->sizeFactor,
-                  "Torch kernels: multiply FLOPs and bytes by this (default: sized for "
+                  "Torch and CUDA kernels: multiply FLOPs and bytes by this (default: sized for "
                   "--target-ms)");
   cmd->add_flag("--pace", args->pace, "Stretch each copy to its link's simulated time");
   cmd->add_flag("!--no-verify", args->verify, "Skip the single-device run that checks the outputs");
