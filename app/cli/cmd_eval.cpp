@@ -10,6 +10,7 @@
 #include "core/sim/lower_bound.h"
 #include "core/sim/simulator.h"
 #include "core/train/evaluation.h"
+#include "core/train/expected_improvement.h"
 #include "core/train/torch_module.h"
 #include "core/train/train_recording.h"
 #include "decision_cli.h"
@@ -32,6 +33,7 @@ struct EvalArgs {
   bool json = false, decisions = false;
   std::vector<std::string> overrides;
   std::string out;
+  std::string against = "critical-path";
   RecordArgs record;
 };
 
@@ -130,6 +132,12 @@ void runEval(const EvalArgs& args) {
   judged.discipline = discipline;
   const SimResult r = Simulator(costs, judged).run(best.episode.assignment, best.episode.order);
   const double lb = lowerBound(costs).value();
+  // What simulation expects the policy to gain over the heuristic, before any real run (stage
+  // III's executions, `doppler exec`).
+  train::ExpectedImprovement expected;
+  expected.heuristic = args.against;
+  expected.heuristic_us = train::simulatedHeuristicMakespan(costs, judged, args.against);
+  expected.policy_us = r.schedule.makespan_us;
 
   RunRecording rec(args.record, spec, g, d);
   try {
@@ -162,6 +170,11 @@ void runEval(const EvalArgs& args) {
                      {"stage", meta.value("stage", "")},
                      {"episodes", meta.value("episodes_done", 0L)}};
     for (int v : best.episode.order) out["order"].push_back(g.node(v).id);
+    out["expected_improvement"] = {{"against", expected.heuristic},
+                                   {"heuristic_makespan_us", expected.heuristic_us},
+                                   {"policy_makespan_us", expected.policy_us},
+                                   {"percent", expected.percent()},
+                                   {"source", "simulation"}};
     if (args.decisions) {
       out["decision_scores"] = decisionScoresJson(traced->trace);
       out["decisions"] = decisionsJson(g, traced->trace);
@@ -177,7 +190,8 @@ void runEval(const EvalArgs& args) {
     << "devices       " << d.name << " (" << d.size() << ")\n"
     << "makespan      " << fmt(r.schedule.makespan_us) << " us (simulated, " << toString(sim.model)
     << ", best of " << args.samples << ")\n"
-    << "lower bound   " << fmt(lb) << " us (ratio " << fmt(r.schedule.makespan_us / lb) << ")\n";
+    << "lower bound   " << fmt(lb) << " us (ratio " << fmt(r.schedule.makespan_us / lb) << ")\n"
+    << "expected      " << expected.describe() << "\n";
   if (rec.enabled()) s << "run " << rec.id() << " recorded in " << rec.db() << "\n";
   writeOutput(args.out, s.str());
 }
@@ -209,6 +223,9 @@ void addEvalCommand(CLI::App& app) {
   eval->add_option("--override", e->overrides,
                    "Replay the greedy episode with a decision changed: STEP:node=ID or "
                    "STEP:device=INDEX|NAME (steps from 0; repeatable)");
+  eval->add_option("--against", e->against,
+                   "The heuristic the expected improvement is measured against")
+      ->capture_default_str();
   eval->add_option("--out,-o", e->out, "Write the result to a file instead of stdout");
   addRecordOptions(*eval, e->record);
   eval->callback([e] { runEval(*e); });

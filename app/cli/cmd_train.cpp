@@ -1,17 +1,20 @@
-// `doppler train`: stages I and II of the dual policy. Option parsing, the run store and the
+// `doppler train`: stages I, II and III of the dual policy. Option parsing, the run store and the
 // output are plain C++ here; the training itself runs in the LibTorch module
 // (core/train/torch_module.h), opened when the command starts.
 #include <cmath>
 #include <csignal>
 #include <exception>
+#include <iostream>
 #include <map>
 #include <optional>
 #include <sstream>
 
 #include "cli_common.h"
 #include "core/graph/input_error.h"
+#include "core/policy/features.h"
 #include "core/sim/lower_bound.h"
 #include "core/sim/simulator.h"
+#include "core/train/expected_improvement.h"
 #include "core/train/torch_module.h"
 #include "core/train/train_config.h"
 #include "core/train/train_recording.h"
@@ -51,6 +54,10 @@ struct TrainArgs {
   std::string baseline = "running-mean";
   double imitateBest = 0, guided = 0, guideDeviate = 0, guideDeviateFinal = 0, distillLr = 0;
   long distill = 0;
+  // Stage III.
+  std::string kernels = "auto", discipline = "fifo";
+  double targetMs = 0, execTimeout = 0, rollbackThreshold = 0;
+  long repeat = 0, rollbackWindow = 0, patience = 0;
   policy::PolicyConfig arch;
   bool json = false;
   RecordArgs record;
@@ -94,6 +101,14 @@ train::TrainConfig trainConfig(const TrainArgs& a, const DataflowGraph& g) {
   c.sim.model = parseCostModel(a.costModel);
   c.checkpoint_path = a.out;
   c.checkpoint_every = a.checkpointEvery;
+  if (a.given("kernels")) c.exec_kernels = a.kernels;
+  if (a.given("target-ms")) c.exec_target_ms = a.targetMs;
+  if (a.given("repeat")) c.exec_repeat = a.repeat;
+  if (a.given("exec-timeout")) c.exec_timeout_s = a.execTimeout;
+  if (a.given("rollback-threshold")) c.rollback_threshold = a.rollbackThreshold;
+  if (a.given("rollback-window")) c.rollback_window = a.rollbackWindow;
+  if (a.given("patience")) c.patience = a.patience;
+  c.sim.discipline = disciplineFromName(a.discipline);
   c.graph_name = g.name;
   c.validate();
   return c;
@@ -106,6 +121,10 @@ void runTrain(const TrainArgs& args) {
   checkFits(g, args.graph, d);
   if (g.nodeCount() == 0) throw InputError(args.graph.graph, "", "the graph has no nodes");
   const train::TrainConfig cfg = trainConfig(args, g);
+  const bool real = cfg.stage == train::Stage::Real;
+  if (real && args.from.empty())
+    throw InputError("", "--from",
+                     "stage real refines a trained policy: give its checkpoint (stage II's)");
 
   // The policy: from the checkpoint (its architecture), or new with the given architecture.
   args.arch.validate();
@@ -126,13 +145,35 @@ void runTrain(const TrainArgs& args) {
       {absoluteIfFile(args.graph.graph), args.graph.scale, absoluteIfFile(args.devices.devices),
        args.from.empty() ? std::string() : absoluteIfFile(args.from), args.out},
       cfg, arch);
+  // Before any real run: what simulation expects the policy to gain over the heuristic.
+  std::optional<train::ExpectedImprovement> expected;
+  if (real) {
+    const CostTable costs(g, d);
+    const policy::GraphFeatures features = policy::graphFeatures(costs);
+    expected = train::expectedImprovement(torch.loadPolicy(args.from)->scores(features), costs,
+                                          features, cfg.sim);
+  }
   RunRecording rec(args.record, spec, g, d);
   std::optional<sessions::MetricWriter> metrics;
   if (rec.enabled()) metrics.emplace(rec.store(), rec.id());
 
   ProgressBar bar(std::string("train ") + args.stage);
+  bool expectationShown = false;
   auto onProgress = [&](const train::TrainProgress& p) {
-    std::string detail = "makespan " + fmt(p.makespan_us) + " us, best " + fmt(p.best_makespan_us);
+    if (expected && !expectationShown) {
+      // Computed before any execution; printed once the executor has started, so that a bad
+      // kernel choice stays a one-line error.
+      bar.finish();
+      std::cerr << "doppler train: expected before any real run: the policy is "
+                << expected->describe() << "\n";
+      expectationShown = true;
+    }
+    if (!p.event.empty()) {
+      bar.finish();
+      std::cerr << "doppler train: " << p.event << "\n";
+    }
+    std::string detail = std::string(real ? "measured " : "makespan ") + fmt(p.makespan_us) +
+                         " us, best " + fmt(p.best_makespan_us);
     if (std::isfinite(p.greedy_makespan_us)) detail += ", greedy " + fmt(p.greedy_makespan_us);
     if (std::isfinite(p.agreement)) detail += ", agree " + fmt(p.agreement * 100) + "%";
     detail += ", " + fmt(p.episodes_per_s) + " ep/s";
@@ -195,6 +236,20 @@ void runTrain(const TrainArgs& args) {
                        {"agreement", numberOrNull(p.agreement)},
                        {"elapsed_s", p.elapsed_s}});
     out["curve"] = curve;
+    if (real) {
+      out["measured"] = true;
+      out["rollbacks"] = result.rollbacks;
+      out["stopped_early"] = result.stopped_early;
+      out["log"] = result.log;
+      out["best_assignment"] = nlohmann::json::object();
+      for (int v = 0; v < g.nodeCount() && v < static_cast<int>(result.best_assignment.size()); ++v)
+        out["best_assignment"][g.node(v).id] = result.best_assignment[v];
+      out["expected_improvement"] = {{"against", expected->heuristic},
+                                     {"heuristic_makespan_us", expected->heuristic_us},
+                                     {"policy_makespan_us", expected->policy_us},
+                                     {"percent", expected->percent()}};
+      out["note"] = "measured makespans: CPU cores stand in for GPUs";
+    }
     if (rec.enabled()) out["run_id"] = rec.id();
     writeOutput("", dump(out));
     return;
@@ -209,6 +264,14 @@ void runTrain(const TrainArgs& args) {
     << "greedy        " << fmt(result.greedy_makespan_us) << " us (ratio to lower bound "
     << fmt(result.greedy_makespan_us / lb) << ")\n"
     << "best episode  " << fmt(result.best_makespan_us) << " us\n";
+  if (real) {
+    s << "measured      on CPU cores standing in for GPUs; the best placement measured is served "
+         "(checkpoint and run store)\n"
+      << "expected      " << expected->describe() << "\n"
+      << "rollbacks     " << result.rollbacks << (result.stopped_early ? ", stopped early" : "")
+      << "\n";
+    for (const std::string& line : result.log) s << "log           " << line << "\n";
+  }
   if (result.distill_updates > 0) s << "distilled     " << result.distill_updates << " updates\n";
   s << "checkpoint    " << args.out << "\n";
   if (rec.enabled()) s << "run " << rec.id() << " recorded in " << rec.db() << "\n";
@@ -221,11 +284,15 @@ void addTrainCommands(CLI::App& app) {
   auto a = std::make_shared<TrainArgs>();
   CLI::App* train = app.add_subcommand("train",
                                        "Train Doppler's dual policy: stage I imitates "
-                                       "critical-path, stage II learns in the simulator");
+                                       "critical-path, stage II learns in the simulator, stage "
+                                       "III (real) on real executions");
   addGraphOptions(*train, a->graph);
   addDeviceOptions(*train, a->devices);
-  train->add_option("--stage", a->stage, "imitation (stage I) or sim (stage II)")
-      ->check(CLI::IsMember({"imitation", "sim"}))
+  train
+      ->add_option("--stage", a->stage,
+                   "imitation (stage I), sim (stage II) or real (stage III: rewarded by real "
+                   "executions on local devices, from a --from checkpoint)")
+      ->check(CLI::IsMember({"imitation", "sim", "real"}))
       ->capture_default_str();
   train
       ->add_option("--out,-o", a->out,
@@ -269,6 +336,15 @@ void addTrainCommands(CLI::App& app) {
   train->add_option("--sel", a->sel, help("sel"))->capture_default_str();
   train->add_option("--plc", a->plc, help("plc"))->capture_default_str();
   train->add_option("--cost-model", a->costModel, help("cost-model"))->capture_default_str();
+  opt("kernels", a->kernels);
+  a->opts["kernels"]->check(CLI::IsMember({"auto", "torch", "synthetic"}));
+  opt("target-ms", a->targetMs);
+  opt("repeat", a->repeat);
+  opt("exec-timeout", a->execTimeout);
+  opt("rollback-threshold", a->rollbackThreshold);
+  opt("rollback-window", a->rollbackWindow);
+  opt("patience", a->patience);
+  addDisciplineOption(*train, a->discipline);
   auto archOpt = [&](const char* name, int& target, const char* description) {
     a->opts[name] = train->add_option(std::string("--") + name, target, description);
   };

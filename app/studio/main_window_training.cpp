@@ -60,6 +60,8 @@ void MainWindow::buildTraining() {
                              .arg(QFileInfo(training_->checkpoint()).fileName()));
   });
   connect(training_, &TrainingController::progressed, dashboard_, &TrainingDashboard::addProgress);
+  connect(training_, &TrainingController::expectation, dashboard_,
+          &TrainingDashboard::setExpectation);
   connect(training_, &TrainingController::finished, this,
           [this](bool cancelled, double greedy, double lowerBound) {
             const QString what = tr("run %1: greedy %2 (%3× the lower bound)")
@@ -115,6 +117,7 @@ void MainWindow::startTraining() {
   launch.inputs = PlacementInputs{s->graph, s->devices, s->costs, s->devices_spec};
   launch.graphSource = document_->graphSource();
   launch.stage = dashboard_->stage();
+  const train::Stage stage = launch.stage;
   launch.values = dashboard_->values();
   launch.fromCheckpoint = dashboard_->startFromCheckpoint();
   launch.sessionPath = sessionPath();
@@ -133,7 +136,11 @@ void MainWindow::startTraining() {
     dashboard_->setState(TrainingState::Failed, error);
     return;
   }
-  dashboard_->reset(trainingReferences(), training_->plannedEpisodes());
+  // Stage III's makespans are measured on this machine's kernels, in other units than the
+  // simulated references, so its charts go without them.
+  dashboard_->reset(stage == train::Stage::Real ? TrainingReferences{} : trainingReferences(),
+                    training_->plannedEpisodes());
+  dashboard_->setExpectation({});
   dashboard_->setState(TrainingState::Running, tr("starting…"));
 }
 

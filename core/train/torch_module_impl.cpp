@@ -33,7 +33,7 @@ class Module final : public TorchModule {
   }
   TrainResult train(const TrainRequest& request, const CancelToken& cancel,
                     const TrainProgressFn& progress) const override {
-    return runTraining(request, cancel, progress);
+    return runTraining(request, cancel, progress, &makeTorchCpuBackend);
   }
   void setComputeThreads(int threads) const override { policy::setComputeThreads(threads); }
   std::string blasLibrary() const override { return policy::loadedBlasLibrary(); }

@@ -17,11 +17,20 @@ using policy::DecisionMode;
 Stage parseStage(const std::string& s) {
   if (s == "imitation") return Stage::Imitation;
   if (s == "sim") return Stage::Simulation;
-  throw InputError("", "--stage", "unknown stage '" + s + "' (known: imitation, sim)");
+  if (s == "real") return Stage::Real;
+  throw InputError("", "--stage", "unknown stage '" + s + "' (known: imitation, sim, real)");
 }
 
 const char* toString(Stage s) {
-  return s == Stage::Imitation ? "imitation" : "sim";
+  switch (s) {
+    case Stage::Imitation:
+      return "imitation";
+    case Stage::Simulation:
+      return "sim";
+    case Stage::Real:
+      return "real";
+  }
+  return "?";
 }
 
 TrainConfig TrainConfig::defaults(Stage stage) {
@@ -63,6 +72,18 @@ TrainConfig TrainConfig::defaults(Stage stage) {
     c.guide_deviate = c.guide_deviate_final = 0.03;
     c.distill_updates = 1500;
     c.distill_lr = 3e-3;
+  }
+  if (stage == Stage::Real) {
+    // Real executions cost milliseconds each, so the budget is small and the policy (from stage
+    // II) is refined rather than retrained: less exploration, a lower learning rate, and the
+    // greedy policy measured often enough for the rollback window to see a regression quickly.
+    c.episodes = 200;
+    c.epsilon = 0.1;
+    c.lr = 1e-4;
+    c.lr_final = 1e-5;
+    c.entropy = 1e-3;
+    c.eval_every = 8;
+    c.distill_updates = 300;
   }
   return c;
 }
@@ -176,6 +197,25 @@ const std::vector<Entry>& entries() {
       // Not checked by validate(): 0 or a negative value means no checkpoints along the way.
       count("checkpoint-every", &C::checkpoint_every, 0, kMany,
             "Also write the checkpoint every N episodes"),
+      choice(
+          "kernels", {"auto", "torch", "synthetic"}, [](const C& c) { return c.exec_kernels; },
+          "Stage III: kernels of the real executions: torch (LibTorch ops shaped by the graph), "
+          "synthetic (work sized by cost), auto (torch when the graph has op kinds)"),
+      number("target-ms", &C::exec_target_ms, 1e-3, 1e7,
+             "Stage III: size the kernels so the graph's work takes about this long here "
+             "(default 50)"),
+      count("repeat", &C::exec_repeat, 1, 1000,
+            "Stage III: executions per judged placement; the median rewards it (default 3)"),
+      number("exec-timeout", &C::exec_timeout_s, 1e-3, 1e7,
+             "Stage III: seconds one judged placement may take before the run fails"),
+      number("rollback-threshold", &C::rollback_threshold, 0, 100,
+             "Stage III: roll back to the best parameters when the recent greedy measurements' "
+             "median is this fraction over the best (default 0.1)"),
+      count("rollback-window", &C::rollback_window, 1, 1000,
+            "Stage III: greedy measurements in the rollback window (default 3)"),
+      count("patience", &C::patience, 0, kMany,
+            "Stage III: stop once the best measured makespan has not improved for this many "
+            "episodes (0: never)"),
   };
   return table;
 }
@@ -244,7 +284,15 @@ nlohmann::json TrainConfig::toJson() const {
           {"seed", seed},
           {"threads", threads},
           {"eval_every", eval_every},
-          {"keep_best", keep_best}};
+          {"keep_best", keep_best},
+          {"discipline", doppler::toString(sim.discipline)},
+          {"kernels", exec_kernels},
+          {"target_ms", exec_target_ms},
+          {"repeat", exec_repeat},
+          {"exec_timeout_s", exec_timeout_s},
+          {"rollback_threshold", rollback_threshold},
+          {"rollback_window", rollback_window},
+          {"patience", patience}};
 }
 
 void TrainConfig::validate() const {
@@ -270,6 +318,14 @@ void TrainConfig::validate() const {
   checkCount(threads, "threads");
   if (eval_every < trainParamSpec("eval-every").min)
     throw InputError("", "--eval-every", "must not be negative");
+  if (exec_kernels != "auto" && exec_kernels != "torch" && exec_kernels != "synthetic")
+    throw InputError("", "--kernels", "must be auto, torch or synthetic");
+  checkRange(exec_target_ms, "target-ms");
+  checkCount(exec_repeat, "repeat");
+  checkRange(exec_timeout_s, "exec-timeout");
+  checkRange(rollback_threshold, "rollback-threshold");
+  checkCount(rollback_window, "rollback-window");
+  checkCount(patience, "patience");
   if (sel == Component::Heuristic && plc == Component::Heuristic)
     throw InputError("", "components", "nothing to train: both SEL and PLC follow the heuristic");
 }
@@ -342,6 +398,13 @@ TrainConfig trainConfigFor(Stage stage, const DataflowGraph& g, const ParamValue
   if (given("seed")) c.seed = static_cast<uint64_t>(p.integer("seed"));
   if (given("threads")) c.threads = static_cast<int>(p.integer("threads"));
   if (given("checkpoint-every")) c.checkpoint_every = p.integer("checkpoint-every");
+  if (given("kernels")) c.exec_kernels = p.choice("kernels");
+  if (given("target-ms")) c.exec_target_ms = p.number("target-ms");
+  if (given("repeat")) c.exec_repeat = p.integer("repeat");
+  if (given("exec-timeout")) c.exec_timeout_s = p.number("exec-timeout");
+  if (given("rollback-threshold")) c.rollback_threshold = p.number("rollback-threshold");
+  if (given("rollback-window")) c.rollback_window = p.integer("rollback-window");
+  if (given("patience")) c.patience = p.integer("patience");
   c.graph_name = g.name;
   c.validate();
   return c;

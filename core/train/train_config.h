@@ -22,9 +22,11 @@
 
 namespace doppler::train {
 
-enum class Stage { Imitation, Simulation };
-Stage parseStage(const std::string& s);  // "imitation" | "sim"; throws InputError
-const char* toString(Stage s);           // "imitation" | "sim"
+// Stage III (Real) is stage II's trainer rewarded by real executions (core/exec) instead of the
+// simulator, with the safe continual learning below.
+enum class Stage { Imitation, Simulation, Real };
+Stage parseStage(const std::string& s);  // "imitation" | "sim" | "real"; throws InputError
+const char* toString(Stage s);           // "imitation" | "sim" | "real"
 
 struct TrainConfig {
   Stage stage = Stage::Imitation;
@@ -67,11 +69,28 @@ struct TrainConfig {
   long checkpoint_every = 0;
   std::string graph_name;  // for the fingerprint
 
+  // Stage III: how each judged placement runs (core/exec, CPU cores standing in for GPUs).
+  std::string exec_kernels = "auto";  // torch (LibTorch ops shaped by the graph), synthetic, auto
+  double exec_target_ms = 50;   // kernels sized so the graph's work takes about this long here
+  long exec_repeat = 3;         // executions per judged placement; the median is its makespan
+  double exec_timeout_s = 120;  // per judged placement
+  // Safe continual learning. The best measured placement is kept (and served: the checkpoint and
+  // the run store hold it). When the median of the last rollback_window greedy measurements is
+  // more than rollback_threshold over the best greedy measurement, the parameters go back to
+  // those that measured best (the run's log says so). patience: stop once the best measured
+  // makespan has not improved for this many episodes (0: never).
+  double rollback_threshold = 0.10;
+  long rollback_window = 3;
+  long patience = 0;
+
   // The defaults of each stage (scripts/experiments/policy_note.md has the measurements behind
   // them): imitation: 500 episodes, greedy DAgger with teacher mix 0.5 -> 0, lr 3e-3 -> 3e-4;
   // sim: 12000 episodes, epsilon-greedy 0.2 -> 0, lr 3e-4 -> 1e-6, entropy 1e-2 -> 0, 4 episodes
   // per update, running-mean baseline, self-imitation weight 1, keep_best, half the episodes
   // guided by the best (deviation 0.03), distillation of the best (1500 updates at 3e-3).
+  // real: 200 episodes (each is exec_repeat real executions), stage II's method with a gentler
+  // schedule (epsilon 0.1 -> 0, lr 1e-4 -> 1e-5), greedy measurements every 8 episodes, and a
+  // distillation of the best measured placement (up to 300 updates).
   static TrainConfig defaults(Stage stage);
   nlohmann::json toJson() const;
   void validate() const;  // throws InputError naming the option (--lr, ...)

@@ -10,6 +10,7 @@
 #include "core/graph/dataflow_graph.h"
 #include "core/graph/device_set.h"
 #include "core/policy/policy_config.h"
+#include "core/train/real_judge.h"
 #include "core/train/train_config.h"
 #include "core/train/train_progress.h"
 
@@ -28,7 +29,10 @@ struct TrainRequest {
 
 // Trains as `doppler train` does and writes config.checkpoint_path (when set) at the end.
 // Throws InputError for a bad configuration or checkpoint.
+// Stage III executes each judged placement (real_judge.h) with `torchKernels` when the graph has
+// op kinds (the LibTorch module passes its CPU backend), else with synthetic kernels.
 TrainResult runTraining(const TrainRequest& request, const CancelToken& cancel = {},
-                        const TrainProgressFn& progress = {});
+                        const TrainProgressFn& progress = {},
+                        const TorchBackendFactory& torchKernels = {});
 
 }  // namespace doppler::train

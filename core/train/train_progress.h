@@ -3,6 +3,7 @@
 // through a callback on the thread that runs the training, the result is returned by value.
 #include <cmath>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "core/policy/policy_config.h"
@@ -33,6 +34,10 @@ struct TrainProgress {
   // so a dashboard can show it while training goes on without a copy per report.
   Assignment best_assignment;
   std::vector<int> best_order;
+  // Stage III: what the run's log should say about this report (a rollback, an early stop),
+  // empty otherwise; and the rollbacks so far.
+  std::string event;
+  long rollbacks = 0;
 };
 using TrainProgressFn = std::function<void(const TrainProgress&)>;
 
@@ -49,6 +54,11 @@ struct TrainResult {
   policy::EpisodeResult greedy;
   std::vector<TrainProgress> evaluations;  // every greedy evaluation, in order (training curve)
   long distill_updates = 0;                // updates the distillation phase ran
+  // Stage III: rollbacks to the best parameters, whether patience ended the run, and the run's
+  // log (one line per rollback or stop, as the progress events said).
+  long rollbacks = 0;
+  bool stopped_early = false;
+  std::vector<std::string> log;
 };
 
 }  // namespace doppler::train

@@ -1,13 +1,17 @@
-// Stage I (imitation) and stage II (REINFORCE in the simulator) for the dual policy: the updates,
-// greedy evaluations, checkpoints with the run's state, and the distillation of the best episode.
+// Stage I (imitation), stage II (REINFORCE in the simulator) and stage III (REINFORCE on real
+// executions) for the dual policy: the updates, greedy evaluations, checkpoints with the run's
+// state, the distillation of the best episode, and stage III's rollback and early stop.
 #include "core/train/trainer.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <deque>
 #include <limits>
 #include <optional>
 
+#include "core/graph/input_error.h"
 #include "core/policy/policy_impl.h"
 
 namespace doppler::train {
@@ -30,17 +34,26 @@ uint64_t episodeSeed(uint64_t seed, long episode) {
 }  // namespace
 
 struct Trainer::State {
-  State(const CostTable& c, policy::Policy& p, TrainConfig cfg)
+  State(const CostTable& c, policy::Policy& p, TrainConfig cfg, EpisodeJudge* j)
       : costs(c),
         pol(p),
         config(std::move(cfg)),
         features(policy::graphFeatures(c, config.graph_name)),
         tensors(policy::toTensors(features)),
         sim(c, config.sim),
-        interchangeable(devicesInterchangeable(c)) {
+        interchangeable(devicesInterchangeable(c)),
+        real(config.stage == Stage::Real),
+        judge(real ? j : nullptr) {
     config.validate();
-    optimizer = std::make_unique<torch::optim::Adam>(p.impl().net->parameters(),
-                                                     torch::optim::AdamOptions(config.lr));
+    if (real && !judge)
+      throw InputError("", "--stage", "stage real needs an executor to judge its episodes");
+    rewardScale = features.time_scale * (judge ? judge->scale() : 1.0);
+    resetOptimizer(config.lr);
+  }
+
+  void resetOptimizer(double lr) {
+    optimizer = std::make_unique<torch::optim::Adam>(pol.impl().net->parameters(),
+                                                     torch::optim::AdamOptions(lr));
   }
 
   const CostTable& costs;
@@ -51,6 +64,13 @@ struct Trainer::State {
   Simulator sim;
   bool interchangeable;  // devices can be relabelled freely (see canonicalDevices)
   std::unique_ptr<torch::optim::Adam> optimizer;
+  bool real;                  // stage III: episodes are judged by real executions
+  EpisodeJudge* judge;        // stage III only
+  double rewardScale;         // rewards are -makespan / rewardScale
+  long bestImprovedAt = 0;    // the episode count when the best makespan last went down
+  std::deque<double> recent;  // stage III: the last greedy measurements (rollback window)
+  long rollbacks = 0;
+  std::vector<std::string> log;  // stage III: rollbacks and stops, as reported
 
   long done = 0;  // episodes done in this stage (resumed runs start above 0)
   double baseMean = 0, baseVar = 0;
@@ -92,7 +112,14 @@ struct Trainer::State {
         .lr();
   }
 
+  // The makespan that rewards an episode: simulated (stages I, II) or measured (stage III, which
+  // follows the episode's decision order under the priority and sequence disciplines).
+  double judged(const policy::EpisodeResult& e) {
+    return judge ? judge->makespan(e.assignment, e.order) : sim.makespan(e.assignment);
+  }
+
   void recordBest(const policy::EpisodeResult& e, double ms) {
+    if (std::isnan(bestMakespan) || ms < bestMakespan) bestImprovedAt = done;
     bestMakespan = ms;
     bestAssignment = e.assignment;
     bestOrder = e.order;
@@ -111,15 +138,29 @@ struct Trainer::State {
     return *bestReplay;
   }
 
-  double greedyMakespan(policy::EpisodeResult* out) {
+  policy::Rollout greedyRollout(bool recordProbs) {
     const policy::Prepared p = policy::prepare(pol.impl().net, tensors, false);
     policy::RolloutOptions o;
     o.episode.mode = DecisionMode::Greedy;
     o.episode.sel = config.sel;
     o.episode.plc = config.plc;
-    o.episode.record_probs = out != nullptr;
-    policy::Rollout r = policy::rollout(p, costs, features, o);
-    const double ms = sim.makespan(r.result.assignment);
+    o.episode.record_probs = recordProbs;
+    return policy::rollout(p, costs, features, o);
+  }
+
+  // Whether the greedy policy now places every node as the best episode did (up to relabelling
+  // interchangeable devices); decided without judging, so stage III's distillation can stop
+  // without an execution per check.
+  bool greedyIsBest() {
+    if (bestAssignment.empty()) return false;
+    policy::Rollout r = greedyRollout(false);
+    if (interchangeable) canonicalDevices(r.result.order, costs.devices(), r.result.assignment);
+    return r.result.assignment == bestAssignment;
+  }
+
+  double greedyMakespan(policy::EpisodeResult* out) {
+    policy::Rollout r = greedyRollout(out != nullptr);
+    const double ms = judged(r.result);
     if (std::isnan(bestMakespan) || ms < bestMakespan)  // a greedy episode is an episode too
       recordBest(r.result, ms);
     if (out) *out = std::move(r.result);
@@ -139,8 +180,9 @@ struct Trainer::State {
   }
 };
 
-Trainer::Trainer(const CostTable& costs, policy::Policy& policy, TrainConfig config)
-    : s_(std::make_unique<State>(costs, policy, std::move(config))) {}
+Trainer::Trainer(const CostTable& costs, policy::Policy& policy, TrainConfig config,
+                 EpisodeJudge* judge)
+    : s_(std::make_unique<State>(costs, policy, std::move(config), judge)) {}
 Trainer::~Trainer() = default;
 
 const TrainConfig& Trainer::config() const {
@@ -203,7 +245,7 @@ TrainProgress Trainer::step() {
   policy::Net& net = s.pol.impl().net;
   const bool imitation = cfg.stage == Stage::Imitation;
   const int D = s.costs.devices();
-  const double scale = s.features.time_scale;
+  const double scale = s.rewardScale;
   const long total = cfg.episodes;
   if (!s.threadsSet) {
     policy::setComputeThreads(cfg.threads);
@@ -242,7 +284,7 @@ TrainProgress Trainer::step() {
       o.guide_deviate = lerp(cfg.guide_deviate, cfg.guide_deviate_final, frac);
     }
     const policy::Rollout r = policy::rollout(prep, s.costs, s.features, o);
-    const double ms = s.sim.makespan(r.result.assignment);
+    const double ms = s.judged(r.result);
     lastMakespan = ms;
     // Ties replace the best too: makespans are flat over many placements, and moving along such
     // a plateau is how exploration around the best reaches the next improvement.
@@ -342,7 +384,11 @@ long Trainer::distill(const TrainProgressFn& progress, const CancelToken& cancel
   const TrainConfig& cfg = s.config;
   policy::Net& net = s.pol.impl().net;
   if (s.bestOrder.empty()) return 0;
+  // Stage III's measurements are noisy, so the greedy policy has reached the best when it makes
+  // the best placement, checked without executing; it is measured once it does.
+  bool matched = s.real && s.greedyIsBest();
   const auto reached = [&] {
+    if (s.real) return matched;
     return !std::isnan(s.lastGreedy) && s.lastGreedy <= s.bestMakespan * (1 + 1e-9);
   };
   if (std::isnan(s.lastGreedy)) evaluateGreedy(nullptr);
@@ -361,7 +407,8 @@ long Trainer::distill(const TrainProgressFn& progress, const CancelToken& cancel
     s.optimizer->step();
     ++u;
     if (u % 10 != 0 && u != cfg.distill_updates) continue;
-    evaluateGreedy(nullptr);
+    if (s.real) matched = s.greedyIsBest();
+    if (!s.real || matched) evaluateGreedy(nullptr);
     TrainProgress p;
     p.stage = cfg.stage;
     p.makespan_us = s.lastGreedy;  // the greedy evaluation is this report's episode
@@ -386,9 +433,51 @@ double Trainer::evaluateGreedy(policy::EpisodeResult* episode) {
   s.lastGreedy = s.greedyMakespan(episode);
   if (std::isnan(s.bestGreedy) || s.lastGreedy < s.bestGreedy) {
     s.bestGreedy = s.lastGreedy;
-    if (s.config.keep_best) s.rememberBest();
+    // Stage III always keeps them: they are what a rollback restores.
+    if (s.config.keep_best || s.real) s.rememberBest();
   }
   return s.lastGreedy;
+}
+
+namespace {
+
+double median(std::vector<double> x) {
+  std::sort(x.begin(), x.end());
+  const size_t n = x.size();
+  return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+std::string us(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f us", x);
+  return buf;
+}
+
+}  // namespace
+
+std::string Trainer::checkSafety() {
+  State& s = *s_;
+  const TrainConfig& cfg = s.config;
+  if (!s.real || std::isnan(s.lastGreedy)) return {};
+  s.recent.push_back(s.lastGreedy);
+  while (static_cast<long>(s.recent.size()) > cfg.rollback_window) s.recent.pop_front();
+  if (static_cast<long>(s.recent.size()) < cfg.rollback_window || s.bestParams.empty()) return {};
+  const double m = median({s.recent.begin(), s.recent.end()});
+  if (!(m > s.bestGreedy * (1 + cfg.rollback_threshold))) return {};
+  // The drift is in the parameters and in Adam's moments alike, so both start again from the
+  // parameters that measured best.
+  s.restoreBest();
+  s.resetOptimizer(s.learningRate());
+  s.recent.clear();
+  ++s.rollbacks;
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "%.1f%%", (m / s.bestGreedy - 1) * 100);
+  std::string event = "episode " + std::to_string(s.done) +
+                      ": rolled back to the parameters that " + "measured " + us(s.bestGreedy) +
+                      ": the median of the last " + std::to_string(cfg.rollback_window) +
+                      " greedy measurements, " + us(m) + ", is " + pct + " over it";
+  s.log.push_back(event);
+  return event;
 }
 
 TrainResult Trainer::run(const TrainProgressFn& progress, const CancelToken& cancel) {
@@ -409,68 +498,109 @@ TrainResult Trainer::run(const TrainProgressFn& progress, const CancelToken& can
   long nextCheckpoint = cfg.checkpoint_every > 0
                             ? (s.done / cfg.checkpoint_every + 1) * cfg.checkpoint_every
                             : total + 1;
+  s.bestImprovedAt = s.done;
+  if (s.real) s.log.push_back("judged by real executions: " + s.judge->describe());
+  const bool checkpoint = !cfg.checkpoint_path.empty();
 
-  // Where the run starts: the first point of the training curve, and the policy keep_best falls
-  // back on if training never beats it.
-  if (s.done == 0 && !cancel.cancelled()) {
-    TrainProgress p;
-    p.stage = cfg.stage;
-    p.episodes = total;
-    p.greedy_makespan_us = evaluateGreedy(nullptr);
-    p.best_greedy_makespan_us = s.bestGreedy;
-    p.evaluated = true;
-    result.evaluations.push_back(p);
-  }
-  double reportedBest = NAN;  // the best makespan whose placement went out with a report
-  while (s.done < total) {
-    if (cancel.cancelled()) {
-      result.cancelled = true;
-      break;
-    }
-    TrainProgress p = step();
-    if (s.done >= nextEval || s.done >= total) {
-      evaluateGreedy(nullptr);
-      p.evaluated = true;
-      p.greedy_makespan_us = s.lastGreedy;
+  try {
+    // Where the run starts: the first point of the training curve, and the policy keep_best
+    // falls back on if training never beats it.
+    if (s.done == 0 && !cancel.cancelled()) {
+      TrainProgress p;
+      p.stage = cfg.stage;
+      p.episodes = total;
+      p.greedy_makespan_us = evaluateGreedy(nullptr);
       p.best_greedy_makespan_us = s.bestGreedy;
-      while (nextEval <= s.done) nextEval += cfg.eval_every > 0 ? cfg.eval_every : total;
+      p.evaluated = true;
+      result.evaluations.push_back(p);
+      if (s.real) s.recent.push_back(s.lastGreedy);
     }
-    p.elapsed_s = elapsed();
-    p.episodes_per_s = p.elapsed_s > 0 ? (s.done - startDone) / p.elapsed_s : 0;
-    if (p.evaluated) result.evaluations.push_back(p);
-    if (!s.bestAssignment.empty() && !(s.bestMakespan >= reportedBest)) {
-      p.best_assignment = s.bestAssignment;
-      p.best_order = s.bestOrder;
-      reportedBest = s.bestMakespan;
+    double reportedBest = NAN;  // the best makespan whose placement went out with a report
+    while (s.done < total) {
+      if (cancel.cancelled()) {
+        result.cancelled = true;
+        break;
+      }
+      TrainProgress p = step();
+      if (s.done >= nextEval || s.done >= total) {
+        evaluateGreedy(nullptr);
+        p.evaluated = true;
+        p.greedy_makespan_us = s.lastGreedy;
+        p.best_greedy_makespan_us = s.bestGreedy;
+        while (nextEval <= s.done) nextEval += cfg.eval_every > 0 ? cfg.eval_every : total;
+        p.event = checkSafety();
+      }
+      if (s.real && cfg.patience > 0 && s.done - s.bestImprovedAt >= cfg.patience &&
+          s.done < total) {
+        p.event += (p.event.empty() ? "" : "; ") + std::string("episode ") +
+                   std::to_string(s.done) + ": stopped early: the best measured makespan, " +
+                   us(s.bestMakespan) + ", has not improved for " +
+                   std::to_string(s.done - s.bestImprovedAt) + " episodes (patience " +
+                   std::to_string(cfg.patience) + ")";
+        s.log.push_back(p.event.substr(p.event.rfind("episode ")));
+        result.stopped_early = true;
+      }
+      p.rollbacks = s.rollbacks;
+      p.elapsed_s = elapsed();
+      p.episodes_per_s = p.elapsed_s > 0 ? (s.done - startDone) / p.elapsed_s : 0;
+      if (p.evaluated) result.evaluations.push_back(p);
+      if (!s.bestAssignment.empty() && !(s.bestMakespan >= reportedBest)) {
+        p.best_assignment = s.bestAssignment;
+        p.best_order = s.bestOrder;
+        reportedBest = s.bestMakespan;
+      }
+      if (progress) progress(p);
+      if (result.stopped_early) break;
+      if (s.done >= nextCheckpoint && s.done < total && checkpoint) {
+        saveCheckpoint(cfg.checkpoint_path);
+        while (nextCheckpoint <= s.done) nextCheckpoint += cfg.checkpoint_every;
+      }
     }
-    if (progress) progress(p);
-    if (s.done >= nextCheckpoint && s.done < total && !cfg.checkpoint_path.empty()) {
-      saveCheckpoint(cfg.checkpoint_path);
-      while (nextCheckpoint <= s.done) nextCheckpoint += cfg.checkpoint_every;
-    }
-  }
 
-  if (!result.cancelled && cfg.stage == Stage::Simulation && cfg.distill_updates > 0) {
-    result.distill_updates = distill(progress, cancel, &result.evaluations);
-    if (cancel.cancelled()) result.cancelled = true;
+    if (!result.cancelled && cfg.stage != Stage::Imitation && cfg.distill_updates > 0) {
+      result.distill_updates = distill(progress, cancel, &result.evaluations);
+      if (cancel.cancelled()) result.cancelled = true;
+    }
+    s.pol.impl().net->eval();
+    if (!result.cancelled && (cfg.keep_best || s.real) && !s.bestParams.empty()) {
+      const double final = s.greedyMakespan(nullptr);
+      if (final > s.bestGreedy) s.restoreBest();
+    }
+  } catch (const EpisodeCancelled&) {
+    // Between updates as far as the state goes: the interrupted update was not applied.
+    result.cancelled = true;
+  } catch (...) {
+    // A failed execution (stage III) ends the run; what it learned so far is kept.
+    if (checkpoint && s.done > startDone) saveCheckpoint(cfg.checkpoint_path);
+    throw;
   }
   s.pol.impl().net->eval();
-  if (!result.cancelled && cfg.keep_best && !s.bestParams.empty()) {
-    const double final = s.greedyMakespan(nullptr);
-    if (final > s.bestGreedy) s.restoreBest();
-  }
   // A cancelled run's checkpoint holds the state after its last update: the greedy episode below
   // only reports, and as an episode it may replace the best so far, which an uninterrupted run
   // would not have done at this point; resuming then continues exactly as that run.
-  const bool checkpoint = !cfg.checkpoint_path.empty();
   if (checkpoint && result.cancelled) saveCheckpoint(cfg.checkpoint_path);
-  result.greedy_makespan_us = s.greedyMakespan(&result.greedy);
+  if (s.real && result.cancelled) {
+    // No more executions once cancelled: the greedy placement is reported with its last
+    // measurement.
+    result.greedy = s.greedyRollout(true).result;
+    result.greedy_makespan_us = s.lastGreedy;
+  } else {
+    try {
+      result.greedy_makespan_us = s.greedyMakespan(&result.greedy);
+    } catch (const EpisodeCancelled&) {
+      result.cancelled = true;
+      result.greedy = s.greedyRollout(true).result;
+      result.greedy_makespan_us = s.lastGreedy;
+    }
+  }
   result.episodes_done = s.done;
   result.episodes_run = s.done - startDone;
   result.best_makespan_us = s.bestMakespan;
   result.best_assignment = s.bestAssignment;
   result.best_order = s.bestOrder;
   result.seconds = elapsed();
+  result.rollbacks = s.rollbacks;
+  result.log = s.log;
   if (checkpoint && !result.cancelled) saveCheckpoint(cfg.checkpoint_path);
   return result;
 }

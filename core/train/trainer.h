@@ -1,6 +1,7 @@
 #pragma once
-// Training Doppler's dual policy, stage I (imitation) and stage II (REINFORCE in the simulator);
-// train_config.h describes both. No LibTorch header here, but the implementation (trainer.cpp)
+// Training Doppler's dual policy: stage I (imitation), stage II (REINFORCE in the simulator) and
+// stage III (the same, rewarded by real executions, with rollback and early stopping);
+// train_config.h describes them. No LibTorch header here, but the implementation (trainer.cpp)
 // is tensor code: it lives in the LibTorch module, which runs it through runTraining
 // (train_job.h); the tests and benchmarks drive a Trainer directly.
 //
@@ -9,6 +10,7 @@
 // (episode seeds derive from the seed and the episode index, so a resumed run continues exactly
 // as an uninterrupted one would).
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,10 +24,31 @@
 
 namespace doppler::train {
 
+// What an episode's placement is worth in stage III: a real execution (real_judge.h) instead of
+// the simulator. Rewards divide by the simulated time scale times scale(), so that stage III's
+// advantages have the size stage II's had.
+class EpisodeJudge {
+ public:
+  virtual ~EpisodeJudge() = default;
+  // The placement's makespan in microseconds (the median of its executions). Throws
+  // EpisodeCancelled when the run's cancel token stops it, anything else when it fails.
+  virtual double makespan(const Assignment& a, const std::vector<int>& order) = 0;
+  // Measured microseconds per simulated microsecond, roughly (kernels are sized, not equal).
+  virtual double scale() const = 0;
+  // What judges, for the run's log ("cpu-torch, 2 devices, median of 3").
+  virtual std::string describe() const = 0;
+};
+
+struct EpisodeCancelled : std::runtime_error {
+  EpisodeCancelled() : std::runtime_error("cancelled") {}
+};
+
 class Trainer {
  public:
-  // Trains `policy` in place; `costs` and `policy` must outlive the trainer.
-  Trainer(const CostTable& costs, policy::Policy& policy, TrainConfig config);
+  // Trains `policy` in place; `costs` and `policy` must outlive the trainer, and so must
+  // `judge`, which stage III needs (InputError without it) and the other stages ignore.
+  Trainer(const CostTable& costs, policy::Policy& policy, TrainConfig config,
+          EpisodeJudge* judge = nullptr);
   ~Trainer();
   Trainer(const Trainer&) = delete;
   Trainer& operator=(const Trainer&) = delete;
@@ -57,6 +80,10 @@ class Trainer {
   std::vector<std::pair<std::string, double>> lastGradientNorms() const;
 
  private:
+  // Stage III, after a greedy measurement: rolls back when the recent measurements regressed
+  // (train_config.h); returns the log line, or an empty string.
+  std::string checkSafety();
+
   struct State;
   std::unique_ptr<State> s_;
 };

@@ -170,4 +170,70 @@ TEST_F(TrainCli, BadInputIsOneClearLine) {
                  {"small.pt", "another architecture", "hidden=16", "hidden=32"});
 }
 
+TEST_F(TrainCli, StageRealTrainsOnExecutionsAndSaysWhatItExpected) {
+  const std::string sim = trained();
+  const std::string db = path("real.sqlite"), real = path("real.pt");
+  // Two CPU devices, synthetic kernels (the graph carries costs only), 1 ms of work each.
+  const Result r = run("train --graph " + kChain + " --devices 2 --stage real --from " + sim +
+                       " --episodes 8 --eval-every 4 --distill 0 --repeat 1 --target-ms 1 " +
+                       "--out " + real + " --db " + db + " --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("expected before any real run"), std::string::npos) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["stage"], "real");
+  EXPECT_EQ(j["episodes_done"], 8);
+  EXPECT_TRUE(j["measured"].get<bool>());
+  EXPECT_EQ(j["best_assignment"].size(), kChainNodes) << "the best measured placement is served";
+  EXPECT_GT(j["expected_improvement"]["heuristic_makespan_us"].get<double>(), 0);
+  EXPECT_EQ(j["expected_improvement"]["against"], "critical-path");
+  ASSERT_FALSE(j["log"].empty());
+  EXPECT_NE(j["log"][0].get<std::string>().find("cpu-synthetic"), std::string::npos);
+  EXPECT_TRUE(fs::exists(real));
+  // Recorded like the other stages, with its measured figures and its log as notes.
+  const Result show =
+      run("runs show " + std::to_string(j["run_id"].get<long>()) + " --db " + db + " --json");
+  ASSERT_EQ(show.status, 0) << show.err;
+  EXPECT_NE(show.out.find("best_measured_makespan_us"), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("judged by real executions"), std::string::npos) << show.out;
+  // Stage III refines a trained policy and says so without one.
+  expectBadInput("train --graph " + kChain + " --devices 2 --stage real --out " + path("z.pt") +
+                     " --no-record",
+                 {"--from", "stage real"});
+  expectBadInput("train --graph " + kChain + " --devices 2 --stage real --from " + sim +
+                     " --kernels torch --out " + path("z.pt") + " --no-record",
+                 {"--kernels", "op kinds"});
+  expectBadInput("train --graph " + kChain + " --devices 2 --stage real --from " + sim +
+                     " --repeat 0 --out " + path("z.pt") + " --no-record",
+                 {"--repeat"});
+}
+
+TEST_F(TrainCli, EvalShowsTheImprovementSimulationExpects) {
+  const std::string ckpt = trained();
+  const Result e =
+      run("eval --policy " + ckpt + " --graph " + kChain + " --devices 4 --json --no-record");
+  ASSERT_EQ(e.status, 0) << e.err;
+  const json j = json::parse(e.out);
+  const json& x = j["expected_improvement"];
+  EXPECT_EQ(x["against"], "critical-path");
+  EXPECT_DOUBLE_EQ(x["policy_makespan_us"].get<double>(), j["makespan_us"].get<double>());
+  const double h = x["heuristic_makespan_us"].get<double>();
+  EXPECT_NEAR(x["percent"].get<double>(), (h - j["makespan_us"].get<double>()) / h * 100, 1e-9);
+  // Against another heuristic: its own simulated makespan, as `doppler place` gives it.
+  const Result heft = run("eval --policy " + ckpt + " --graph " + kChain +
+                          " --devices 4 --json --no-record --against heft");
+  ASSERT_EQ(heft.status, 0) << heft.err;
+  const Result place =
+      run("place --graph " + kChain + " --devices 4 --method heft --json --no-record");
+  ASSERT_EQ(place.status, 0) << place.err;
+  EXPECT_DOUBLE_EQ(
+      json::parse(heft.out)["expected_improvement"]["heuristic_makespan_us"].get<double>(),
+      json::parse(place.out)["makespan_us"].get<double>());
+  const Result text =
+      run("eval --policy " + ckpt + " --graph " + kChain + " --devices 4 --no-record");
+  EXPECT_NE(text.out.find("in simulation"), std::string::npos) << text.out;
+  expectBadInput("eval --policy " + ckpt + " --graph " + kChain +
+                     " --devices 4 --no-record --against nonsense",
+                 {"nonsense"});
+}
+
 }  // namespace

@@ -339,14 +339,36 @@ class TrainingTest : public QObject {
     QCOMPARE(d.findChild<QSpinBox*>(QStringLiteral("param_episodes"))->value(), 12000);
   }
 
-  void stageThreeIsListedButNotSelectable() {
+  void stageThreeIsSelectableWithItsOwnParameters() {
     TrainingDashboard d;
     auto* stage = d.findChild<QComboBox*>(QStringLiteral("stage"));
     QCOMPARE(stage->count(), 3);
     auto* model = qobject_cast<QStandardItemModel*>(stage->model());
-    QVERIFY(!model->item(2)->isEnabled());
-    QCOMPARE(stage->itemData(2, Qt::ToolTipRole).toString(),
-             QStringLiteral("needs the real executor"));
+    QVERIFY(model->item(2)->isEnabled());
+    stage->setCurrentIndex(2);
+    QCOMPARE(d.stage(), train::Stage::Real);
+    QCOMPARE(d.findChild<QSpinBox*>(QStringLiteral("param_episodes"))->value(), 200);
+    for (const char* name :
+         {"repeat", "rollback-threshold", "rollback-window", "patience", "kernels", "target-ms"})
+      QVERIFY2(d.findChild<QWidget*>(QStringLiteral("param_") + QString::fromLatin1(name)), name);
+    // The expectation shows before a run and hides when cleared; events show the last rollback.
+    auto* expected = d.findChild<QLabel*>(QStringLiteral("expected"));
+    d.setExpectation(QStringLiteral("12.0% faster than critical-path in simulation"));
+    QVERIFY(!expected->isHidden());
+    QVERIFY(d.expectationText().contains(QStringLiteral("12.0% faster")));
+    d.setExpectation({});
+    QVERIFY(expected->isHidden());
+    train::TrainProgress p;
+    p.stage = train::Stage::Real;
+    p.episode = 8;
+    p.episodes = 200;
+    p.rollbacks = 1;
+    p.event = "episode 8: rolled back to the parameters that measured 900 us";
+    d.addProgress(p);
+    QVERIFY(d.eventsText().contains(QStringLiteral("1 rollback")));
+    QVERIFY(d.eventsText().contains(QStringLiteral("rolled back")));
+    d.reset({}, 200);
+    QVERIFY(d.eventsText().isEmpty());
   }
 
   void valuesAreOnlyTheChangedOnes() {

@@ -24,7 +24,7 @@
 namespace doppler::views {
 namespace {
 
-constexpr int kStageIII = 2;  // the combo's row for stage III (not selectable yet)
+constexpr int kStageIII = 2;  // the combo's row for stage III
 
 // "12 s", "4 min 12 s", "1 h 05 min": an ETA needs no more than two units.
 QString formatEta(double seconds) {
@@ -77,10 +77,11 @@ TrainingDashboard::TrainingDashboard(QWidget* parent) : QWidget(parent) {
                          "the policy's own trajectories"),
                       Qt::ToolTipRole);
   stage_->setItemData(1, tr("Stage II: REINFORCE on the simulated makespan"), Qt::ToolTipRole);
-  stage_->setItemData(kStageIII, tr("needs the real executor"), Qt::ToolTipRole);
-  // Stage III is listed so that users see where the stages lead, but cannot be chosen yet.
-  if (auto* model = qobject_cast<QStandardItemModel*>(stage_->model()))
-    model->item(kStageIII)->setEnabled(false);
+  stage_->setItemData(
+      kStageIII,
+      tr("Stage III: REINFORCE on measured makespans (CPU cores stand in for GPUs), "
+         "from a trained policy; rolls back when measurements regress"),
+      Qt::ToolTipRole);
   stage_->setCurrentIndex(1);
   stage_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   stage_->setMinimumContentsLength(16);
@@ -146,6 +147,18 @@ TrainingDashboard::TrainingDashboard(QWidget* parent) : QWidget(parent) {
   status_->setWordWrap(true);
   status_->setTextFormat(Qt::RichText);
   setup->addWidget(status_);
+  // Stage III: what simulation expects before any real run, and the run's log (rollbacks, an
+  // early stop).
+  expected_ = new QLabel;
+  expected_->setObjectName(QStringLiteral("expected"));
+  expected_->setWordWrap(true);
+  expected_->hide();
+  setup->addWidget(expected_);
+  events_ = new QLabel;
+  events_->setObjectName(QStringLiteral("events"));
+  events_->setWordWrap(true);
+  events_->hide();
+  setup->addWidget(events_);
 
   auto* bestBox = new QGroupBox(tr("Best so far"));
   auto* bestLayout = new QVBoxLayout(bestBox);
@@ -242,13 +255,35 @@ TrainingDashboard::TrainingDashboard(QWidget* parent) : QWidget(parent) {
 }
 
 train::Stage TrainingDashboard::stage() const {
-  return stage_->currentIndex() == 0 ? train::Stage::Imitation : train::Stage::Simulation;
+  switch (stage_->currentIndex()) {
+    case 0:
+      return train::Stage::Imitation;
+    case kStageIII:
+      return train::Stage::Real;
+    default:
+      return train::Stage::Simulation;
+  }
 }
 
 void TrainingDashboard::setStage(train::Stage s) {
   quiet_ = true;
-  stage_->setCurrentIndex(s == train::Stage::Imitation ? 0 : 1);
+  stage_->setCurrentIndex(s == train::Stage::Imitation ? 0
+                          : s == train::Stage::Real    ? kStageIII
+                                                       : 1);
   quiet_ = false;
+}
+
+void TrainingDashboard::setExpectation(const QString& text) {
+  expected_->setText(text.isEmpty() ? QString() : tr("Expected before any real run: %1").arg(text));
+  expected_->setVisible(!text.isEmpty());
+}
+
+QString TrainingDashboard::expectationText() const {
+  return expected_->text();
+}
+
+QString TrainingDashboard::eventsText() const {
+  return events_->text();
 }
 
 void TrainingDashboard::rebuildParams() {
@@ -376,6 +411,8 @@ void TrainingDashboard::reset(const TrainingReferences& refs, long plannedEpisod
   hasProgress_ = false;
   last_ = train::TrainProgress{};
   bestGreedy_ = NAN;
+  events_->clear();
+  events_->hide();
   charts_->reset(planned_);
   charts_->setReferences(refs);
   charts_->redrawNow();
@@ -395,6 +432,12 @@ void TrainingDashboard::setReferences(const TrainingReferences& refs) {
 void TrainingDashboard::addProgress(const train::TrainProgress& p) {
   charts_->addProgress(p);
   last_ = p;
+  if (!p.event.empty()) {
+    const QString rollbacks =
+        p.rollbacks == 1 ? tr("1 rollback") : tr("%1 rollbacks").arg(p.rollbacks);
+    events_->setText(tr("%1 · last: %2").arg(rollbacks, QString::fromStdString(p.event)));
+    events_->show();
+  }
   if (p.episodes > 0 && p.distill_update == 0) planned_ = p.episodes;
   if (p.evaluated && std::isfinite(p.greedy_makespan_us))
     bestGreedy_ = std::isfinite(bestGreedy_) ? std::min(bestGreedy_, p.greedy_makespan_us)

@@ -59,6 +59,11 @@ class TrainingDashboard : public QWidget {
   // The progress bar's text ("3,400 of 12,000 episodes · 850 episodes/s · ETA 10 s").
   QString progressText() const;
   QString statusText() const;
+  // Stage III: what simulation expects the policy to gain over the heuristic (empty hides it),
+  // and the run's last rollback or stop.
+  void setExpectation(const QString& text);
+  QString expectationText() const;
+  QString eventsText() const;
 
   TrainingCharts* charts() const { return charts_; }
   // Re-applies the theme's colours (light / dark).
@@ -95,6 +100,8 @@ class TrainingDashboard : public QWidget {
   QPushButton* cancel_;
   QProgressBar* progress_;
   QLabel* status_;
+  QLabel* expected_;
+  QLabel* events_;
   QLabel* best_;
   QLabel* bestDetail_;
   QPushButton* showBest_;
