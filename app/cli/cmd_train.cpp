@@ -241,9 +241,15 @@ void runTrain(const TrainArgs& args) {
       out["rollbacks"] = result.rollbacks;
       out["stopped_early"] = result.stopped_early;
       out["log"] = result.log;
-      out["best_assignment"] = nlohmann::json::object();
+      // The best measured placement, served: an assignment file `doppler exec` and the studio
+      // read, with the order the priority and sequence disciplines follow.
+      nlohmann::json served = {{"measured_makespan_us", numberOrNull(result.best_makespan_us)},
+                               {"assignment", nlohmann::json::object()},
+                               {"order", nlohmann::json::array()}};
       for (int v = 0; v < g.nodeCount() && v < static_cast<int>(result.best_assignment.size()); ++v)
-        out["best_assignment"][g.node(v).id] = result.best_assignment[v];
+        served["assignment"][g.node(v).id] = result.best_assignment[v];
+      for (int v : result.best_order) served["order"].push_back(g.node(v).id);
+      out["served"] = served;
       out["expected_improvement"] = {{"against", expected->heuristic},
                                      {"heuristic_makespan_us", expected->heuristic_us},
                                      {"policy_makespan_us", expected->policy_us},

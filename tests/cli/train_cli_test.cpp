@@ -183,7 +183,17 @@ TEST_F(TrainCli, StageRealTrainsOnExecutionsAndSaysWhatItExpected) {
   EXPECT_EQ(j["stage"], "real");
   EXPECT_EQ(j["episodes_done"], 8);
   EXPECT_TRUE(j["measured"].get<bool>());
-  EXPECT_EQ(j["best_assignment"].size(), kChainNodes) << "the best measured placement is served";
+  EXPECT_EQ(j["served"]["assignment"].size(), kChainNodes) << "the best measured placement";
+  EXPECT_EQ(j["served"]["order"].size(), kChainNodes);
+  EXPECT_DOUBLE_EQ(j["served"]["measured_makespan_us"].get<double>(),
+                   j["best_makespan_us"].get<double>());
+  // It is an assignment file `doppler exec` runs, in its order.
+  std::ofstream(path("served.json")) << j["served"].dump();
+  const Result x =
+      run("exec --graph " + kChain + " --devices 2 --assignment " + path("served.json") +
+          " --discipline sequence --repeat 1 --target-ms 1 " + "--no-record --json");
+  ASSERT_EQ(x.status, 0) << x.err;
+  EXPECT_TRUE(json::parse(x.out)["outputs_match"].get<bool>());
   EXPECT_GT(j["expected_improvement"]["heuristic_makespan_us"].get<double>(), 0);
   EXPECT_EQ(j["expected_improvement"]["against"], "critical-path");
   ASSERT_FALSE(j["log"].empty());
