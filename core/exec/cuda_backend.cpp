@@ -10,9 +10,9 @@
 //
 // Every placement computes the same sink digests as one device: operands come from a hash of
 // (seed, node, operand) on whichever GPU the node runs, the kernels reduce in a fixed order, and
-// cuBLAS runs in its default (not TF32) math mode. cuBLAS is bitwise reproducible on GPUs of one
-// model while one stream is active; with several streams at once it may pick other algorithms,
-// which moves a sink's digest by about float rounding (the check's tolerance is 1e-6).
+// cuBLAS runs in its default (not TF32) math mode with one handle per stream, which its
+// documentation names as what keeps it bitwise reproducible (on GPUs of one model) while several
+// streams run at once; with a shared handle it may pick other algorithms per stream.
 #include "core/exec/cuda_backend.h"
 
 #include <cublas_v2.h>

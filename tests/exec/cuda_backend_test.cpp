@@ -1,7 +1,6 @@
 // The CUDA backend (core/exec/cuda_backend.h) in process. On every machine: whether this build has
 // it (against what CMake decided) and, without a GPU, that the reason is reported. With a GPU:
-// every placement and discipline reproduces one device's sink digests, repeats on one device are
-// bitwise equal,
+// every placement and discipline reproduces one device's sink digests, repeats are bitwise equal,
 // the seed matters, logical devices sharing a GPU work, and CUDA events time every kernel. Without
 // one those tests skip, naming the reason (the CUDA error).
 #include "core/exec/cuda_backend.h"
@@ -107,17 +106,22 @@ TEST_F(CudaGpu, EveryPlacementAndDisciplineReproducesOneDevice) {
   }
 }
 
-// Bitwise on one device (one stream: cuBLAS then guarantees the same results); with streams
-// running concurrently cuBLAS may pick other algorithms, so placements agree within tolerance.
-TEST_F(CudaGpu, RepeatsOnOneDeviceAreBitwiseEqualAndTheSeedMatters) {
+// Bitwise, also with two logical devices' streams running at once: each stream has its own cuBLAS
+// handle, which cuBLAS documents as reproducible under concurrent streams.
+TEST_F(CudaGpu, RepeatsAreBitwiseEqualAndTheSeedMatters) {
   const DataflowGraph g = graph();
-  const Assignment a(g.nodeCount(), 0);
+  Assignment a(g.nodeCount());
+  for (int v = 0; v < g.nodeCount(); ++v) a[v] = v % 2;
   auto backend = exec::makeCudaBackend(g, spec(1));
-  const auto first = exec::execute(g, a, 1, *backend);
-  const auto second = exec::execute(g, a, 1, *backend);
+  const auto one = exec::execute(g, Assignment(g.nodeCount(), 0), 1, *backend);
+  EXPECT_EQ(one.output_digest,
+            exec::execute(g, Assignment(g.nodeCount(), 0), 1, *backend).output_digest);
+  const auto first = exec::execute(g, a, 2, *backend);
+  const auto second = exec::execute(g, a, 2, *backend);
   EXPECT_EQ(first.output_digest, second.output_digest);
+  EXPECT_EQ(first.output_digest, one.output_digest);
   auto other = exec::makeCudaBackend(g, spec(2));
-  const auto reseeded = exec::execute(g, a, 1, *other);
+  const auto reseeded = exec::execute(g, a, 2, *other);
   EXPECT_GT(exec::digestDifference(first.output_digest, reseeded.output_digest), 1e-6);
 }
 
