@@ -1,11 +1,13 @@
 // `doppler graph generate|info|convert|coarsen`: make, summarise, convert and coarsen dataflow
 // graphs.
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <map>
 #include <sstream>
 
 #include "cli_common.h"
+#include "core/exec/torch_kernels.h"
 #include "core/graph/coarsening.h"
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
@@ -154,8 +156,22 @@ void runInfo(const InfoArgs& args) {
 
 struct ConvertArgs {
   GraphArgs graph;
+  double workFactor = 0;  // 0: as it is
   OutputArgs output;
 };
+
+// The graph as `doppler exec --kernels torch --size-factor F` runs it: FLOPs and bytes times F,
+// with the bytes each kernel moves for the roofline. Placing and training on it makes the
+// simulator see the work the executor will do (scripts/experiments/stage3.sh).
+void runConvert(const ConvertArgs& args) {
+  DataflowGraph g = loadGraph(args.graph);
+  if (args.workFactor != 0) {
+    if (!(args.workFactor > 0) || !std::isfinite(args.workFactor))
+      throw InputError("", "--work-factor", "must be a positive number");
+    g = exec::kernelGraph(g, args.workFactor);
+  }
+  writeResult(args.output, writeGraphJson(g));
+}
 
 struct CoarsenArgs {
   GraphArgs graph;
@@ -232,7 +248,10 @@ void addGraphCommands(CLI::App& app) {
       "convert", "Convert a graph (e.g. Doppler text) to dataflow-graph/1 JSON");
   addGraphOptions(*c, conv->graph);
   addOutputOptions(*c, conv->output, false, "Output file (stdout if omitted)");
-  c->callback([conv] { writeResult(conv->output, writeGraphJson(loadGraph(conv->graph))); });
+  c->add_option("--work-factor", conv->workFactor,
+                "Multiply FLOPs and bytes by F, as `doppler exec --size-factor F` runs the graph "
+                "(and fill each node's memory bytes for the roofline)");
+  c->callback([conv] { runConvert(*conv); });
 
   auto coarsen = std::make_shared<CoarsenArgs>();
   CLI::App* k = graph->add_subcommand(

@@ -408,21 +408,24 @@ long Trainer::distill(const TrainProgressFn& progress, const CancelToken& cancel
     ++u;
     if (u % 10 != 0 && u != cfg.distill_updates) continue;
     if (s.real) matched = s.greedyIsBest();
-    if (!s.real || matched) evaluateGreedy(nullptr);
+    // Stage III measures the greedy policy only once it makes the best placement; until then a
+    // report carries no makespan (the last measurement would read as a new one).
+    const bool measured = !s.real || matched;
+    if (measured) evaluateGreedy(nullptr);
     TrainProgress p;
     p.stage = cfg.stage;
-    p.makespan_us = s.lastGreedy;  // the greedy evaluation is this report's episode
+    p.makespan_us = measured ? s.lastGreedy : NAN;  // the greedy evaluation is this report's
     p.episode = s.done + u;
     p.episodes = s.done + cfg.distill_updates;
     p.distill_update = u;
     p.loss = loss.item<double>();
     p.lr = s.learningRate();
     p.best_makespan_us = s.bestMakespan;
-    p.greedy_makespan_us = s.lastGreedy;
+    p.greedy_makespan_us = measured ? s.lastGreedy : NAN;
     p.best_greedy_makespan_us = s.bestGreedy;
-    p.evaluated = true;
+    p.evaluated = measured;
     if (progress) progress(p);
-    if (curve) curve->push_back(p);
+    if (curve && measured) curve->push_back(p);
   }
   return u;
 }

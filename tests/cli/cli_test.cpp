@@ -88,6 +88,19 @@ TEST_F(Cli, GenerateConvertInfoAndTrace) {
   ASSERT_EQ(info.status, 0) << info.err;
   json ij = json::parse(info.out);
   EXPECT_GT(ij["nodes"].get<int>(), 80);
+  // --work-factor scales the work as `exec --size-factor` runs it.
+  Result scaled = run("graph convert --graph " + path("block.json") + " --work-factor 4 --out " +
+                      path("block4.json"));
+  ASSERT_EQ(scaled.status, 0) << scaled.err;
+  auto totalFlops = [&](const std::string& file) {
+    double sum = 0;
+    for (const json& n : json::parse(slurp(file))["nodes"]) sum += n.value("flops", 0.0);
+    return sum;
+  };
+  EXPECT_NEAR(totalFlops(path("block4.json")), 4 * totalFlops(path("block.json")),
+              1e-9 * totalFlops(path("block4.json")));
+  expectBadInput("graph convert --graph " + path("block.json") + " --work-factor -1",
+                 {"--work-factor", "positive"});
   Result conv = run("graph convert --graph " + kChain + " --out " + path("chain.json"));
   ASSERT_EQ(conv.status, 0) << conv.err;
   Result info2 = run("graph info --graph " + path("chain.json") + " --json");
