@@ -56,7 +56,7 @@ struct TrainArgs {
   long distill = 0;
   // Stage III.
   std::string kernels = "auto", discipline = "fifo";
-  double targetMs = 0, execTimeout = 0, rollbackThreshold = 0;
+  double targetMs = 0, execTimeout = 0, rollbackThreshold = 0, sizeFactor = 0;
   long repeat = 0, rollbackWindow = 0, patience = 0;
   policy::PolicyConfig arch;
   bool json = false;
@@ -104,6 +104,7 @@ train::TrainConfig trainConfig(const TrainArgs& a, const DataflowGraph& g) {
   if (a.given("kernels")) c.exec_kernels = a.kernels;
   if (a.given("target-ms")) c.exec_target_ms = a.targetMs;
   if (a.given("repeat")) c.exec_repeat = a.repeat;
+  if (a.given("size-factor")) c.exec_size_factor = a.sizeFactor;
   if (a.given("exec-timeout")) c.exec_timeout_s = a.execTimeout;
   if (a.given("rollback-threshold")) c.rollback_threshold = a.rollbackThreshold;
   if (a.given("rollback-window")) c.rollback_window = a.rollbackWindow;
@@ -346,6 +347,7 @@ void addTrainCommands(CLI::App& app) {
   a->opts["kernels"]->check(CLI::IsMember({"auto", "torch", "synthetic"}));
   opt("target-ms", a->targetMs);
   opt("repeat", a->repeat);
+  opt("size-factor", a->sizeFactor);
   opt("exec-timeout", a->execTimeout);
   opt("rollback-threshold", a->rollbackThreshold);
   opt("rollback-window", a->rollbackWindow);

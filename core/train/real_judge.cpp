@@ -41,7 +41,9 @@ ExecutionJudge::ExecutionJudge(const DataflowGraph& g, const DeviceSet& devices,
   if (useTorch) {
     // The kernels run the graph's FLOPs and bytes times a size factor that makes its work take
     // about the target time here; the judge's scale is how much longer that makes each node.
-    sizeFactor_ = exec::defaultSizeFactor(g, costs_.devices(), config.exec_target_ms);
+    sizeFactor_ = config.exec_size_factor > 0
+                      ? config.exec_size_factor
+                      : exec::defaultSizeFactor(g, costs_.devices(), config.exec_target_ms);
     exec::TorchKernelSpec spec;
     spec.size_factor = sizeFactor_;
     spec.seed = config.seed;
@@ -50,6 +52,8 @@ ExecutionJudge::ExecutionJudge(const DataflowGraph& g, const DeviceSet& devices,
     scale_ = reference > 0 ? spreadComputeUs(scaled) / reference : 1;
     backendName_ = "cpu-torch";
   } else {
+    if (config.exec_size_factor > 0)
+      throw InputError("", "--size-factor", "applies to torch kernels only");
     scale_ = reference > 0 ? config.exec_target_ms * 1e3 / reference : 1;
     backendName_ = "cpu-synthetic";
   }

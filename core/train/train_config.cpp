@@ -204,6 +204,9 @@ const std::vector<Entry>& entries() {
       number("target-ms", &C::exec_target_ms, 1e-3, 1e7,
              "Stage III: size the kernels so the graph's work takes about this long here "
              "(default 50)"),
+      number("size-factor", &C::exec_size_factor, 0, 1e12,
+             "Stage III, torch kernels: multiply FLOPs and bytes by this (default 0: sized for "
+             "--target-ms)"),
       count("repeat", &C::exec_repeat, 1, 1000,
             "Stage III: executions per judged placement; the median rewards it (default 3)"),
       number("exec-timeout", &C::exec_timeout_s, 1e-3, 1e7,
@@ -292,7 +295,8 @@ nlohmann::json TrainConfig::toJson() const {
           {"exec_timeout_s", exec_timeout_s},
           {"rollback_threshold", rollback_threshold},
           {"rollback_window", rollback_window},
-          {"patience", patience}};
+          {"patience", patience},
+          {"size_factor", exec_size_factor}};
 }
 
 void TrainConfig::validate() const {
@@ -322,6 +326,7 @@ void TrainConfig::validate() const {
     throw InputError("", "--kernels", "must be auto, torch or synthetic");
   checkRange(exec_target_ms, "target-ms");
   checkCount(exec_repeat, "repeat");
+  checkRange(exec_size_factor, "size-factor");
   checkRange(exec_timeout_s, "exec-timeout");
   checkRange(rollback_threshold, "rollback-threshold");
   checkCount(rollback_window, "rollback-window");
@@ -401,6 +406,7 @@ TrainConfig trainConfigFor(Stage stage, const DataflowGraph& g, const ParamValue
   if (given("kernels")) c.exec_kernels = p.choice("kernels");
   if (given("target-ms")) c.exec_target_ms = p.number("target-ms");
   if (given("repeat")) c.exec_repeat = p.integer("repeat");
+  if (given("size-factor")) c.exec_size_factor = p.number("size-factor");
   if (given("exec-timeout")) c.exec_timeout_s = p.number("exec-timeout");
   if (given("rollback-threshold")) c.rollback_threshold = p.number("rollback-threshold");
   if (given("rollback-window")) c.rollback_window = p.integer("rollback-window");

@@ -82,6 +82,8 @@ struct TrainConfig {
   double rollback_threshold = 0.10;
   long rollback_window = 3;
   long patience = 0;
+  // Torch kernels: FLOPs and bytes times this (0: sized so the work takes exec_target_ms).
+  double exec_size_factor = 0;
 
   // The defaults of each stage (scripts/experiments/policy_note.md has the measurements behind
   // them): imitation: 500 episodes, greedy DAgger with teacher mix 0.5 -> 0, lr 3e-3 -> 3e-4;

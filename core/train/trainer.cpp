@@ -114,8 +114,15 @@ struct Trainer::State {
 
   // The makespan that rewards an episode: simulated (stages I, II) or measured (stage III, which
   // follows the episode's decision order under the priority and sequence disciplines).
+  // Stage III confirms a measurement that would beat the best by measuring again and taking the
+  // mean of the two medians: the minimum of many noisy measurements is biased low, and a lucky
+  // one would otherwise become the served placement (and the rollback's yardstick).
   double judged(const policy::EpisodeResult& e) {
-    return judge ? judge->makespan(e.assignment, e.order) : sim.makespan(e.assignment);
+    if (!judge) return sim.makespan(e.assignment);
+    const double ms = judge->makespan(e.assignment, e.order);
+    if (!std::isnan(bestMakespan) && ms < bestMakespan)
+      return 0.5 * (ms + judge->makespan(e.assignment, e.order));
+    return ms;
   }
 
   void recordBest(const policy::EpisodeResult& e, double ms) {
