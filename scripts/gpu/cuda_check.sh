@@ -14,6 +14,12 @@
 #   DEVICES=4 scripts/gpu/cuda_check.sh          # the device set for place and exec (-d)
 #   BUILD_DIR=build/gpu scripts/gpu/cuda_check.sh   # reuse (and keep) a build folder
 #   JOBS=8 REPEAT=3 scripts/gpu/cuda_check.sh
+#   PREBUILT=gpu-prebuilt.tar.xz scripts/gpu/cuda_check.sh   # binaries packed elsewhere
+#
+# PREBUILT (made by scripts/gpu/pack_prebuilt.sh on a machine that builds the project) skips the
+# build where the project's -dev packages are missing: its doppler and cuda_exec_tests run with
+# the libraries packed beside them, and the tests run directly (less the CLI ones, whose doppler
+# path is compiled in: step 4 runs that CLI). When they do not run here, the script builds.
 #
 # Exit status: 0 when everything passed; 1 when a step failed (the summary says which); 2 when a
 # tool is missing; 3 when the GPU tests skipped (the CUDA runtime sees no GPU: see ctest.log).
@@ -41,16 +47,13 @@ fail() {
 : >"$summary"
 say "Doppler CUDA check, $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?')"
 
-for tool in cmake ninja g++ nvcc; do
-  if ! command -v "$tool" >/dev/null; then
-    if [[ "$tool" == nvcc && -x /usr/local/cuda/bin/nvcc ]]; then
-      export PATH="/usr/local/cuda/bin:$PATH"
-      continue
-    fi
-    say "missing tool: $tool (the CUDA toolkit for nvcc; scripts/install-deps.sh for the rest)"
-    exit 2
-  fi
-done
+[[ -d /usr/local/cuda/bin ]] && export PATH="$PATH:/usr/local/cuda/bin"
+# cuBLAS is opened at run time by soname: the toolkit's, else the one Python's wheels carry.
+if [[ -e /usr/local/cuda/lib64/libcublas.so.13 ]]; then
+  export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+elif wheel=$(python3 -c 'import nvidia.cublas as c, os; print(os.path.join(list(c.__path__)[0], "lib"))' 2>/dev/null); then
+  export LD_LIBRARY_PATH="$wheel${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 
 {
   echo "## uname"; uname -a
@@ -63,33 +66,64 @@ done
 } >"$out/env.txt" 2>&1
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 devices="${DEVICES:-$((gpus >= 2 ? gpus : 2))}"
-say "GPUs (nvidia-smi): $gpus; device set for place and exec: -d $devices; build: $build"
+say "GPUs (nvidia-smi): $gpus; device set for place and exec: -d $devices"
 
-# 1-2. Configure and build.
+# 1-2. The binaries: packed (PREBUILT) when they run here, else configured and built.
 start=$SECONDS
-if ! {
-  cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDOPPLER_GUI=OFF \
-    -DDOPPLER_TORCH=OFF -DDOPPLER_BENCHMARKS=OFF -DDOPPLER_CUDA=ON &&
-    ninja -C "$build" -j"$jobs" doppler cuda_exec_tests
-} >"$out/build.log" 2>&1; then
-  fail "configure or build (build.log)"
-  tail -30 "$out/build.log" | tee -a "$summary"
-  exit 1
+prebuilt=0
+if [[ -n "${PREBUILT:-}" ]]; then
+  mkdir -p "$work/pre"
+  if tar -xJf "$PREBUILT" -C "$work/pre" && LD_LIBRARY_PATH="$work/pre/prebuilt/lib:${LD_LIBRARY_PATH:-}" \
+    "$work/pre/prebuilt/doppler" --help >"$out/build.log" 2>&1; then
+    export LD_LIBRARY_PATH="$work/pre/prebuilt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    doppler="$work/pre/prebuilt/doppler" tests="$work/pre/prebuilt/cuda_exec_tests"
+    prebuilt=1
+    say "binaries: $PREBUILT (commit $(cat "$work/pre/prebuilt/COMMIT" 2>/dev/null || echo '?'))"
+  else
+    say "the binaries in $PREBUILT do not run here ($(tail -1 "$out/build.log")): building"
+  fi
 fi
-say "build: $((SECONDS - start)) s"
-doppler="$build/app/doppler"
+if ((!prebuilt)); then
+  for tool in cmake ninja g++ nvcc; do
+    command -v "$tool" >/dev/null && continue
+    say "missing tool: $tool (the CUDA toolkit for nvcc; scripts/install-deps.sh for the rest)"
+    exit 2
+  done
+  if ! {
+    cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDOPPLER_GUI=OFF \
+      -DDOPPLER_TORCH=OFF -DDOPPLER_BENCHMARKS=OFF -DDOPPLER_CUDA=ON &&
+      ninja -C "$build" -j"$jobs" doppler cuda_exec_tests
+  } >>"$out/build.log" 2>&1; then
+    fail "configure or build (build.log)"
+    tail -30 "$out/build.log" | tee -a "$summary"
+    exit 1
+  fi
+  doppler="$build/app/doppler" tests="$build/tests/cuda_exec_tests"
+  say "build: $((SECONDS - start)) s in $build"
+fi
 
 # 3. The CUDA tests.
 start=$SECONDS
-(cd "$build" && ctest -R cuda --output-on-failure --timeout 300) >"$out/ctest.log" 2>&1 ||
-  fail "ctest -R cuda (ctest.log)"
-grep -E "tests passed|\(Failed\)|\(Timeout\)" "$out/ctest.log" | tee -a "$summary"
-say "skipped: $(grep -c '\*\*\*Skipped' "$out/ctest.log") (the WithoutAGpu tests skip where there is a GPU)"
+if ((prebuilt)); then
+  "$tests" --gtest_filter='-CudaExecCli.*' >"$out/ctest.log" 2>&1 || fail "cuda_exec_tests (ctest.log)"
+  grep -E "^\[  (PASSED|FAILED) " "$out/ctest.log" | tee -a "$summary"
+else
+  (cd "$build" && ctest -R cuda --output-on-failure --timeout 300) >"$out/ctest.log" 2>&1 ||
+    fail "ctest -R cuda (ctest.log)"
+  grep -E "tests passed|\(Failed\)|\(Timeout\)" "$out/ctest.log" | tee -a "$summary"
+fi
 # The WithoutAGpu tests skip on a GPU machine by design; the others skipping means the CUDA
 # runtime sees no GPU (a driver older than the toolkit, say): the reason is the skip message.
-if grep -E "Skipped" "$out/ctest.log" | grep -qv "WithoutAGpu"; then
+skipped=$(grep -E '\*\*\*Skipped|^\[  SKIPPED \] Cuda' "$out/ctest.log" | grep -v WithoutAGpu | sort -u)
+if ((prebuilt)); then
+  count=$(grep -oE '^\[  SKIPPED \] [0-9]+' "$out/ctest.log" | grep -oE '[0-9]+$' || echo 0)
+else
+  count=$(grep -c '\*\*\*Skipped' "$out/ctest.log")
+fi
+say "skipped: $count (the WithoutAGpu tests skip where there is a GPU)"
+if [[ -n "$skipped" ]]; then
   say "GPU tests skipped ($gpus GPU(s) listed by nvidia-smi):"
-  "$build/tests/cuda_exec_tests" --gtest_filter='CudaGpu.EveryKernelIsTimedByCudaEvents' 2>&1 |
+  "$tests" --gtest_filter='CudaGpu.EveryKernelIsTimedByCudaEvents' 2>&1 |
     grep -m1 "no CUDA device" | tee -a "$summary"
   status=3
 fi
