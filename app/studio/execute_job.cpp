@@ -2,9 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 
 #include "core/exec/executor.h"
 #include "core/exec/synthetic_backend.h"
+#include "core/exec/torch_kernels.h"
+#include "core/graph/input_error.h"
+#include "core/sim/simulator.h"
+#include "core/train/torch_module.h"
 
 namespace doppler::studio {
 
@@ -13,13 +18,35 @@ views::MeasuredRun executeOnCpu(const views::SnapshotPtr& snapshot, const Cancel
   const DataflowGraph& graph = *s.graph;
   const int devices = s.devices->size();
   const double simUs = s.makespan();
-  const double scale = simUs > 0 ? kExecuteTargetMs * 1e3 / simUs : 1;
+  double scale = simUs > 0 ? kExecuteTargetMs * 1e3 / simUs : 1;
 
-  exec::SyntheticWork work;
-  for (int node = 0; node < graph.nodeCount(); ++node)
-    work.compute_us.push_back(s.costs->compute(node, s.assignment[node]) * scale);
-  for (const Edge& e : graph.edges()) work.bytes.push_back(e.bytes);
-  exec::CpuSyntheticBackend backend(graph, std::move(work));
+  // LibTorch kernels with the graph's shapes when the graph has op kinds and the module loads,
+  // as `doppler exec --kernels auto` picks them; else synthetic work sized by cost.
+  std::unique_ptr<exec::Backend> backendPtr;
+  if (train::torchModuleBuiltIn() && exec::hasTorchOps(graph)) {
+    try {
+      const train::TorchModule& torch = train::loadTorchModule();
+      exec::TorchKernelSpec spec;
+      spec.size_factor = exec::defaultSizeFactor(graph, devices, kExecuteTargetMs);
+      backendPtr = torch.cpuBackend(graph, spec);
+      // The kernels take what they take; the simulation of the work they do (the graph scaled
+      // by the size factor) sets the scale that lines the timelines up.
+      const CostTable kernelCosts(exec::kernelGraph(graph, spec.size_factor), *s.devices);
+      const double kernelSimUs =
+          Simulator(kernelCosts, s.settings.simOptions()).makespan(s.assignment, s.execution_order);
+      scale = simUs > 0 ? kernelSimUs / simUs : 1;
+    } catch (const InputError&) {
+      backendPtr.reset();  // the module is missing or stale: synthetic kernels still run
+    }
+  }
+  if (!backendPtr) {
+    exec::SyntheticWork work;
+    for (int node = 0; node < graph.nodeCount(); ++node)
+      work.compute_us.push_back(s.costs->compute(node, s.assignment[node]) * scale);
+    for (const Edge& e : graph.edges()) work.bytes.push_back(e.bytes);
+    backendPtr = std::make_unique<exec::CpuSyntheticBackend>(graph, std::move(work));
+  }
+  exec::Backend& backend = *backendPtr;
 
   exec::ExecOptions options;
   options.discipline = s.settings.discipline;

@@ -1,9 +1,11 @@
 #pragma once
-// "Execute on CPU": the current placement run for real by the synthetic CPU backend (core/exec),
-// as `doppler exec --kernels synthetic` runs it: the snapshot's assignment, execution order and
-// discipline on as many devices as it has (worker threads on CPU cores, standing in for GPUs),
-// kernels sized so the simulated makespan takes kTargetMs, the median of kRepeat runs, the
-// outputs checked against one device. Runs on the job runner's Execution slot; plain data out.
+// "Execute on CPU": the current placement run for real (core/exec) as `doppler exec --kernels
+// auto` runs it: the snapshot's assignment, execution order and discipline on as many devices as
+// it has (worker threads on CPU cores, standing in for GPUs); LibTorch kernels with the graph's
+// shapes (sized so its work takes about kExecuteTargetMs) when the graph has op kinds and the
+// LibTorch module is built, else synthetic kernels sized so the simulated makespan takes that
+// long; the median of kExecuteRepeat runs, the outputs checked against one device. Runs on the
+// job runner's Execution slot; plain data out.
 #include "core/common/cancel_token.h"
 #include "views/common/measured_run.h"
 

@@ -1,7 +1,7 @@
-// Run > Execute on CPU in the studio (offscreen): the current placement runs for real on the
-// synthetic CPU backend, the timeline shows the measured run with the simulated one as ghosts,
-// the node details give both durations, and a new placement returns to the simulated view. No
-// timing thresholds: the machine running the tests may be busy.
+// Run > Execute on CPU in the studio (offscreen): the current placement runs for real (LibTorch
+// kernels when the build has them, else synthetic ones), the timeline shows the measured run with
+// the simulated one as ghosts, the node details give both durations, and a new placement returns to
+// the simulated view. No timing thresholds: the machine running the tests may be busy.
 #include <QAction>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -13,6 +13,8 @@
 #include "app/studio/job_runner.h"
 #include "app/studio/main_window.h"
 #include "app/studio/studio_document.h"
+#include "core/exec/torch_kernels.h"
+#include "core/train/torch_module.h"
 #include "tests/studio/studio_test_support.h"
 #include "views/common/selection_state.h"
 #include "views/common/shortcuts.h"
@@ -91,6 +93,11 @@ class ExecuteTest : public QObject {
     QCOMPARE(run->devices, snapshot->devices->size());
     QVERIFY(run->outputs_match);
     QVERIFY(run->scale > 0);
+    // LibTorch kernels where the build has them and the graph has op kinds, as `exec --kernels
+    // auto` picks; synthetic kernels otherwise.
+    const bool torch = train::torchModuleBuiltIn() && exec::hasTorchOps(*snapshot->graph);
+    QCOMPARE(QString::fromStdString(run->backend),
+             torch ? QStringLiteral("cpu-torch") : QStringLiteral("cpu-synthetic"));
     checkMeasured(*run);
     // The timeline draws the measured schedule, every node in it, the simulation as ghosts.
     const TimelineData* data = timeline->data();
