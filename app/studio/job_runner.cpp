@@ -26,6 +26,8 @@ const char* jobSlotName(JobSlot slot) {
       return "stepper";
     case JobSlot::Import:
       return "import";
+    case JobSlot::Preview:
+      return "preview";
   }
   return "?";
 }

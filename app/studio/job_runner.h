@@ -23,8 +23,19 @@ class QThread;
 namespace doppler::studio {
 
 // Import: reading a model file that takes seconds (ONNX), off the GUI thread.
-enum class JobSlot { Layout, Placement, Search, Training, Execution, Fleet, Stepper, Import };
-inline constexpr int kJobSlotCount = 8;
+// Preview: quick figures shown before a run is started (stage III's expected improvement).
+enum class JobSlot {
+  Layout,
+  Placement,
+  Search,
+  Training,
+  Execution,
+  Fleet,
+  Stepper,
+  Import,
+  Preview
+};
+inline constexpr int kJobSlotCount = 9;
 const char* jobSlotName(JobSlot slot);
 
 class JobRunner;

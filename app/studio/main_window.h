@@ -179,6 +179,9 @@ class MainWindow : public QMainWindow {
   views::TrainingReferences trainingReferences() const;
   QString runCheckpoint(int64_t run) const;
   void refreshTrainingSources();
+  // Stage III chosen with a policy to start from: what simulation expects it to gain over
+  // critical-path, computed on the Preview slot and shown in the dashboard before any run.
+  void updateTrainingExpectation();
   void showBestTrainingPlacement(bool atTheEnd);
   // The node details pane's text for a node (with the measured section when there is a run).
   QString detailsHtml(int node) const;

@@ -12,6 +12,9 @@
 #include "app/studio/studio_document.h"
 #include "app/studio/training_controller.h"
 #include "core/pipeline/place_and_simulate.h"
+#include "core/policy/features.h"
+#include "core/train/expected_improvement.h"
+#include "core/train/torch_module.h"
 #include "sessions/queries.h"
 #include "sessions/run_store.h"
 #include "views/common/theme.h"
@@ -36,6 +39,8 @@ void MainWindow::buildTraining() {
     if (visible && !training_->running()) refreshTrainingSources();
   });
   connect(dashboard_, &TrainingDashboard::startRequested, this, &MainWindow::startTraining);
+  connect(dashboard_, &TrainingDashboard::settingsChanged, this,
+          &MainWindow::updateTrainingExpectation);
   connect(dashboard_, &TrainingDashboard::pauseRequested, this, [this](bool paused) {
     training_->setPaused(paused);
     dashboard_->setState(paused ? TrainingState::Paused : TrainingState::Running);
@@ -142,6 +147,35 @@ void MainWindow::startTraining() {
                     training_->plannedEpisodes());
   dashboard_->setExpectation({});
   dashboard_->setState(TrainingState::Running, tr("starting…"));
+}
+
+void MainWindow::updateTrainingExpectation() {
+  if (training_->running()) return;  // the running run's own expectation stays
+  const SnapshotPtr s = document_->snapshot();
+  QString from = dashboard_->startFromCheckpoint();
+  if (const std::optional<int64_t> run = dashboard_->startFromRun()) from = runCheckpoint(*run);
+  if (dashboard_->stage() != train::Stage::Real || !s || !train::torchModuleBuiltIn()) {
+    dashboard_->setExpectation({});
+    return;
+  }
+  if (from.isEmpty()) {
+    dashboard_->setExpectation(tr("choose a trained policy to start from (stage II's)"));
+    return;
+  }
+  jobs_->start<QString>(
+      JobSlot::Preview,
+      [graph = s->graph, costs = s->costs, sim = document_->settings().simOptions(),
+       path = from.toStdString()](const JobContext&) {
+        const train::TorchModule& torch = train::loadTorchModule();
+        const policy::GraphFeatures features = policy::graphFeatures(*costs);
+        const train::ExpectedImprovement e = train::expectedImprovement(
+            torch.loadPolicy(path)->scores(features), *costs, features, sim);
+        return QString::fromStdString(e.describe());
+      },
+      [this](QString text) { dashboard_->setExpectation(text); },
+      [this](const QString& message) {
+        dashboard_->setExpectation(tr("not available: %1").arg(message));
+      });
 }
 
 QString MainWindow::runCheckpoint(int64_t run) const {

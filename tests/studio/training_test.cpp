@@ -137,6 +137,54 @@ class TrainingTest : public QObject {
     QVERIFY(!sessions::listRuns(store).empty());
   }
 
+  // Stage III from the dashboard: with a policy to start from, the improvement simulation
+  // expects shows before anything runs; the run executes its episodes for real and is recorded
+  // with its measured figures and its log.
+  void stageThreeShowsItsExpectationAndExecutes() {
+    TrainingDashboard* d = w_->trainingDashboard();
+    TrainingController* c = w_->trainingController();
+    QSignalSpy finished(c, &TrainingController::finished);
+    QSignalSpy failed(c, &TrainingController::failed);
+    d->setStage(train::Stage::Imitation);
+    d->setValues({{"episodes", "4"}, {"hidden", "16"}, {"mp-steps", "2"}});
+    Q_EMIT d->startRequested();
+    QVERIFY2(finished.wait(180000), qPrintable(d->statusText()));
+    const QString policy = c->checkpoint();
+    QVERIFY(QFileInfo::exists(policy));
+
+    d->setStage(train::Stage::Real);
+    Q_EMIT d->settingsChanged();
+    QTRY_VERIFY_WITH_TIMEOUT(d->expectationText().contains(QStringLiteral("choose a trained")),
+                             10000);
+    d->setCheckpointFile(policy);
+    Q_EMIT d->settingsChanged();
+    QTRY_VERIFY_WITH_TIMEOUT(d->expectationText().contains(QStringLiteral("than critical-path")),
+                             60000);
+
+    d->setValues({{"episodes", "4"},
+                  {"eval-every", "2"},
+                  {"repeat", "1"},
+                  {"target-ms", "2"},
+                  {"distill", "0"}});
+    finished.clear();
+    Q_EMIT d->startRequested();
+    QVERIFY2(c->running(), qPrintable(d->statusText()));
+    QVERIFY2(finished.wait(180000),
+             qPrintable(failed.isEmpty() ? d->statusText() : failed.first().at(0).toString()));
+    QCOMPARE(finished.first().at(0).toBool(), false);
+    QVERIFY(d->expectationText().contains(QStringLiteral("than critical-path")));
+    sessions::RunStore store(db().toStdString());
+    const sessions::RunInfo run = sessions::getRun(store, *c->runId());
+    QCOMPARE(run.params["stage"].get<std::string>(), std::string("real"));
+    QCOMPARE(run.status, sessions::RunStatus::Finished);
+    QVERIFY(run.figures.count("best_measured_makespan_us"));
+    QVERIFY(run.figures.at("best_measured_makespan_us") > 0);
+    bool logged = false;
+    for (const sessions::Note& n : sessions::listNotes(store, run.id))
+      logged = logged || n.text.find("judged by real executions") != std::string::npos;
+    QVERIFY(logged);
+  }
+
   void aBadSettingIsRefusedBeforeAnythingStarts() {
     TrainingDashboard* d = w_->trainingDashboard();
     d->setStage(train::Stage::Simulation);
