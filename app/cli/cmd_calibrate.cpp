@@ -1,11 +1,13 @@
 // `doppler calibrate`: measure this machine's devices with the executor's LibTorch CPU kernels
 // (core/exec/torch_kernels.h, in the LibTorch module) and write the device set that makes the
-// simulator's costs match them: each device's matmul throughput (tflops), its elementwise and
-// softmax bandwidth (memory_gbps, for the roofline of nodes with memory_bytes), and the copy
-// bandwidth and latency between devices (links). CPU cores stand in for GPUs; the measurements
-// run every device at once, as a real execution does, so they include whatever else the machine
-// is doing.
+// simulator's costs match them: per op kind a fixed overhead plus a roofline (FLOP rate and, where
+// it binds, memory bandwidth) fitted to the kernels' times, the device-wide rates for other ops,
+// and the copy bandwidth and latency between devices (links). The kernels are a sweep of shapes
+// like those of scaled paper graphs, plus, with --graph, every kernel of the given graphs at the
+// size `doppler exec` gives them. CPU cores stand in for GPUs; the measurements run every device
+// at once, as a real execution does, so they include whatever else the machine is doing.
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -15,6 +17,7 @@
 #include "core/exec/torch_kernels.h"
 #include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
+#include "core/sim/cost_table.h"
 #include "core/train/torch_module.h"
 #include "output.h"
 
@@ -26,12 +29,12 @@ struct CalibrateArgs {
   std::string out;
   bool json = false;
   int repeat = 3;
+  std::vector<std::string> graphs;  // --graph: profile these graphs' kernels too
+  double targetMs = 100;            // their size factor, as `doppler exec --target-ms` picks it
 };
 
-struct Rate {
-  double work = 0, us = 0;  // FLOPs or bytes, and the time they took
-  double perUs() const { return us > 0 ? work / us : 0; }
-};
+// Kernel runs (FLOPs, the bytes the simulation charges, time) by op name.
+using OpSamples = std::map<std::string, std::vector<KernelSample>>;
 
 int deviceCount(const std::string& devices) {
   if (devices == "local")
@@ -45,12 +48,12 @@ int deviceCount(const std::string& devices) {
   throw InputError("", "--devices", "must be local or a number of devices (1 to 4096)");
 }
 
-// Runs `g` (every node on device `a[v]`) with the torch kernels at size factor 1, `repeat` times;
+// Runs `g` (every node on device `a[v]`) with the torch kernels at `sizeFactor`, `repeat` times;
 // returns the median repeat's schedule.
 Schedule runKernels(const train::TorchModule& torch, const DataflowGraph& g, const Assignment& a,
-                    int devices, int repeat) {
+                    int devices, int repeat, double sizeFactor = 1) {
   exec::TorchKernelSpec spec;
-  spec.size_factor = 1;
+  spec.size_factor = sizeFactor;
   auto backend = torch.cpuBackend(g, spec);
   exec::ExecOptions opts;
   opts.repeat = repeat;
@@ -62,32 +65,131 @@ Schedule runKernels(const train::TorchModule& torch, const DataflowGraph& g, con
   }
 }
 
-// Independent nodes of `op`, each size `copies` times per device, every device busy at once.
-// Returns per device the work (FLOPs, or the bytes the kernel reads and writes) and its time.
-std::vector<Rate> measureKernels(const train::TorchModule& torch, const std::string& op,
-                                 const std::vector<std::pair<double, double>>& sizes, int copies,
-                                 bool bytes, int devices, int repeat) {
+// Runs `g` at `sizeFactor` and adds each node's time, with the FLOPs and bytes the simulation of
+// a torch run charges it (exec::kernelGraph), to its device's samples of its op.
+void profile(const train::TorchModule& torch, const DataflowGraph& g, const Assignment& a,
+             double sizeFactor, int devices, int repeat, std::vector<OpSamples>& samples) {
+  const Schedule s = runKernels(torch, g, a, devices, repeat, sizeFactor);
+  const DataflowGraph charged = exec::kernelGraph(g, sizeFactor);
+  for (int v = 0; v < g.nodeCount(); ++v) {
+    const Node& node = charged.node(v);
+    samples[a[v]][node.op].push_back(
+        {node.flops, node.memory_bytes, s.nodes[v].finish_us - s.nodes[v].start_us});
+  }
+}
+
+// The kernels the sweep measures: each runs one LibTorch kernel (torch_exec_backend.cpp), and
+// the op names that run the same one get its rates too.
+struct Probe {
+  const char* op;
+  std::vector<const char*> same;
+  enum Sizes { Matmul, Attention, Elements } sizes;
+};
+const std::vector<Probe>& probes() {
+  static const std::vector<Probe> list = {
+      {"matmul", {"gemm", "mm", "bmm", "linear"}, Probe::Matmul},
+      {"attention", {}, Probe::Attention},
+      {"add", {"sub", "div", "bias_add", "residual"}, Probe::Elements},
+      {"mul", {"rope"}, Probe::Elements},
+      {"silu_mul", {}, Probe::Elements},
+      {"input", {"concat", "copy", "reshape", "transpose", "identity"}, Probe::Elements},
+      {"relu", {}, Probe::Elements},
+      {"gelu", {}, Probe::Elements},
+      {"silu", {}, Probe::Elements},
+      {"sigmoid", {}, Probe::Elements},
+      {"tanh", {}, Probe::Elements},
+      {"softmax", {}, Probe::Elements},
+      {"rmsnorm", {"rms_norm"}, Probe::Elements},
+      {"layer_norm", {"layernorm"}, Probe::Elements},
+  };
+  return list;
+}
+
+// Independent nodes of every probe at shapes like those of paper graphs scaled for `doppler
+// exec` (1 K to 256 K elements; matmul outputs 48 x 48 to 360 x 360 with K 128 to 4096), each
+// `copies` times per device, every device busy at once.
+void sweep(const train::TorchModule& torch, int devices, int repeat,
+           std::vector<OpSamples>& samples) {
   DataflowGraph g;
   Assignment a;
-  for (int d = 0; d < devices; ++d)
-    for (int c = 0; c < copies; ++c)
-      for (const auto& [flops, outputBytes] : sizes) {
-        Node node;
-        node.id = op + "_" + std::to_string(g.nodeCount());
-        node.op = op;
-        node.flops = flops;
-        node.output_bytes = outputBytes;
-        g.addNode(node);
+  auto add = [&](const std::string& op, double flops, double outputBytes) {
+    for (int d = 0; d < devices; ++d)
+      for (int c = 0; c < 2; ++c) {
+        g.addNode(Node{op + "_" + std::to_string(g.nodeCount()), op, flops, outputBytes, {}, 0});
         a.push_back(d);
       }
-  const Schedule s = runKernels(torch, g, a, devices, repeat);
-  std::vector<Rate> rates(devices);
-  for (int v = 0; v < g.nodeCount(); ++v) {
-    const exec::KernelShape shape = exec::kernelShape(g.node(v), 1);
-    rates[a[v]].work += bytes ? shape.memory_bytes : shape.flops;
-    rates[a[v]].us += s.nodes[v].finish_us - s.nodes[v].start_us;
+  };
+  for (const Probe& p : probes()) {
+    switch (p.sizes) {
+      case Probe::Matmul:
+        for (double n : {48.0, 96.0, 180.0, 360.0})
+          for (double k : {128.0, 1024.0, 4096.0})
+            if (2 * n * n * k <= 1.5e8) add(p.op, 2 * n * n * k, 4 * n * n);
+        break;
+      case Probe::Attention:  // rows x 64 (q, k, v and the output): 4 rows^2 64 FLOPs
+        for (double rows : {64.0, 128.0, 256.0, 512.0})
+          add(p.op, 4 * rows * rows * 64, 4 * rows * 64);
+        break;
+      case Probe::Elements:  // 5 FLOPs per element, as the generators count them
+        for (double elements : {1024.0, 4096.0, 16384.0, 65536.0, 262144.0})
+          add(p.op, 5 * elements, 4 * elements);
+        break;
+    }
   }
-  return rates;
+  profile(torch, g, a, 1, devices, repeat, samples);
+}
+
+// Each graph's kernels at the size factor `doppler exec` would give it on these devices, every
+// device running its own copy of the whole graph at once (its inputs local, so no copies).
+void profileGraph(const train::TorchModule& torch, const DataflowGraph& g, double sizeFactor,
+                  int devices, int repeat, std::vector<OpSamples>& samples) {
+  DataflowGraph copies;
+  Assignment a;
+  for (int d = 0; d < devices; ++d) {
+    const int base = copies.nodeCount();
+    for (Node node : g.nodes()) {
+      node.id = std::to_string(d) + "/" + node.id;
+      copies.addNode(node);
+      a.push_back(d);
+    }
+    for (Edge e : g.edges()) {
+      e.src += base;
+      e.dst += base;
+      copies.addEdge(e);
+    }
+  }
+  profile(torch, copies, a, sizeFactor, devices, repeat, samples);
+}
+
+// The rates of one device: matmuls first (their FLOP rate is the device's, and what memory-bound
+// kernels are charged for their few FLOPs), then every op with samples.
+struct DeviceFit {
+  std::map<std::string, RooflineFit> ops;
+  RooflineFit matmul;
+};
+
+DeviceFit fitDevice(const OpSamples& samples) {
+  DeviceFit out;
+  const auto kindOf = [](const std::string& op) {
+    Node n;
+    n.op = op;
+    n.flops = 1;
+    n.output_bytes = 1;
+    return exec::kernelKind(n);
+  };
+  // Matmuls: every op that runs torch::mm, pooled for the device-wide FLOP rate.
+  std::vector<KernelSample> mm;
+  for (const auto& [op, list] : samples)
+    if (kindOf(op) == exec::KernelKind::Matmul) mm.insert(mm.end(), list.begin(), list.end());
+  out.matmul = fitRoofline(mm);
+  for (const auto& [op, list] : samples) {
+    const exec::KernelKind kind = kindOf(op);
+    if (kind == exec::KernelKind::Matmul || kind == exec::KernelKind::Attention)
+      out.ops[op] = fitRoofline(list);
+    else
+      out.ops[op] = fitRoofline(list, out.matmul.rate.tflops);
+  }
+  return out;
 }
 
 struct LinkFit {
@@ -150,43 +252,56 @@ LinkFit measureLinks(const train::TorchModule& torch, int devices, int repeat) {
 
 void runCalibrate(const CalibrateArgs& args) {
   if (args.repeat < 1) throw InputError("", "--repeat", "must be at least 1");
+  if (!(args.targetMs > 0)) throw InputError("", "--target-ms", "must be positive");
   const int devices = deviceCount(args.devices);
+  std::vector<DataflowGraph> graphs;
+  for (const std::string& file : args.graphs) {
+    GraphArgs ga;
+    ga.graph = file;
+    graphs.push_back(loadGraph(ga));
+    if (!exec::hasTorchOps(graphs.back()))
+      throw InputError(file, "--graph",
+                       "has no nodes with an op and FLOPs or output bytes: no torch kernels to "
+                       "profile");
+  }
   const train::TorchModule& torch = train::loadTorchModule();
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (devices > cores)
     std::cerr << "doppler calibrate: " << devices << " devices on " << cores
               << " cores: devices share cores, so they measure slower\n";
 
-  // Matmuls: n x k by k x n (2 n^2 k FLOPs, n^2 outputs), the shapes scaled paper graphs have; each
-  // device's throughput is its FLOPs over its time.
-  std::vector<std::pair<double, double>> matmuls;
-  for (const auto& [n, k] :
-       {std::pair{64.0, 4096.0}, {128.0, 2048.0}, {256.0, 256.0}, {360.0, 128.0}})
-    matmuls.emplace_back(2 * n * n * k, 4 * n * n);
-  const std::vector<Rate> flops =
-      measureKernels(torch, "matmul", matmuls, 4, false, devices, args.repeat);
-  // Memory-bound kernels: adds and softmaxes of 4 K to 256 K elements (the sizes scaled paper
-  // graphs have); the bytes they read and
-  // write over their time.
-  std::vector<std::pair<double, double>> tensors;
-  for (double bytes : {16384.0, 65536.0, 262144.0, 1048576.0}) tensors.emplace_back(0, bytes);
-  const std::vector<Rate> add =
-      measureKernels(torch, "add", tensors, 2, true, devices, args.repeat);
-  const std::vector<Rate> softmax =
-      measureKernels(torch, "softmax", tensors, 2, true, devices, args.repeat);
+  // The sweep gives every known op kind its rates; a graph's own kernels join the sweep's for the
+  // ops it has (their shapes are the ones that will run; the sweep's keep a single shape from
+  // leaving the overhead and the two roofs undetermined).
+  std::vector<OpSamples> samples(devices), profiled(devices);
+  sweep(torch, devices, args.repeat, samples);
+  std::vector<double> sizeFactors;
+  for (const DataflowGraph& g : graphs) {
+    sizeFactors.push_back(exec::defaultSizeFactor(g, devices, args.targetMs));
+    profileGraph(torch, g, sizeFactors.back(), devices, args.repeat, profiled);
+  }
+  for (int d = 0; d < devices; ++d)
+    for (const auto& [op, list] : profiled[d])
+      samples[d][op].insert(samples[d][op].end(), list.begin(), list.end());
   const LinkFit link = measureLinks(torch, devices, args.repeat);
 
   DeviceSet set = DeviceSet::uniform(devices, Device{"cpu", 1, 16, 1}, 1, 0,
                                      "fitted-" + std::to_string(devices) + "xcpu");
+  std::vector<DeviceFit> fits;
   for (int d = 0; d < devices; ++d) {
-    set.devices[d].tflops = std::max(1e-6, flops[d].perUs() / 1e6);  // FLOP/us -> TFLOP/s
-    // Matmuls are timed by their own measured rate, FLOPs only: the memory-bound kernels' rate
-    // below (dispatch overhead included) would otherwise be charged to a matmul's bytes too and
-    // make every large matmul look memory-bound (predicted 2.4x too slow on llama-layer).
-    for (const char* op : {"matmul", "gemm"})
-      set.devices[d].ops[op] = Device::OpRate{set.devices[d].tflops, std::nullopt};
-    const Rate memory{add[d].work + softmax[d].work, add[d].us + softmax[d].us};
-    set.devices[d].memory_gbps = std::max(1e-3, memory.perUs() / 1e3);  // B/us -> GB/s
+    fits.push_back(fitDevice(samples[d]));
+    const DeviceFit& fit = fits.back();
+    Device& dev = set.devices[d];
+    // Device-wide: the matmul FLOP rate, and the copy kernel's bandwidth and overhead for ops
+    // the device set does not name.
+    dev.tflops = fit.matmul.rate.tflops;
+    const Device::OpRate& copy = fit.ops.at("input").rate;
+    dev.memory_gbps = copy.memory_gbps.value_or(1e3);
+    dev.kernel_overhead_us = copy.overhead_us.value_or(0);
+    for (const auto& [op, f] : fit.ops) dev.ops[op] = f.rate;
+    for (const Probe& p : probes())
+      for (const char* same : p.same)
+        if (!profiled[d].count(same)) dev.ops[same] = dev.ops.at(p.op);
   }
   if (devices >= 2) {
     for (int i = 0; i < devices; ++i)
@@ -208,10 +323,25 @@ void runCalibrate(const CalibrateArgs& args) {
         j["devices"] = devices;
         j["cores"] = cores;
         j["backend"] = "cpu-torch";
-        for (int d = 0; d < devices; ++d)
-          j["device_rates"].push_back({{"name", set.devices[d].name},
-                                       {"tflops", set.devices[d].tflops},
-                                       {"memory_gbps", set.devices[d].memory_gbps}});
+        for (size_t i = 0; i < args.graphs.size(); ++i)
+          j["graphs"].push_back({{"graph", args.graphs[i]}, {"size_factor", sizeFactors[i]}});
+        for (int d = 0; d < devices; ++d) {
+          nlohmann::json dj = {{"name", set.devices[d].name},
+                               {"tflops", set.devices[d].tflops},
+                               {"memory_gbps", set.devices[d].memory_gbps},
+                               {"kernel_overhead_us", set.devices[d].kernel_overhead_us}};
+          for (const auto& [op, f] : fits[d].ops) {
+            const Device::OpRate& r = f.rate;
+            nlohmann::json oj = {{"tflops", r.tflops},
+                                 {"overhead_us", r.overhead_us.value_or(0)},
+                                 {"samples", samples[d].at(op).size()},
+                                 {"from_graphs", profiled[d].count(op) > 0},
+                                 {"mean_error", f.mean_error}};
+            if (r.memory_gbps) oj["memory_gbps"] = *r.memory_gbps;
+            dj["ops"][op] = oj;
+          }
+          j["device_rates"].push_back(dj);
+        }
         j["links"] = {{"bandwidth_gbps", devices >= 2 ? link.bandwidth_gbps : 0},
                       {"latency_us", link.latency_us}};
         for (const auto& [bytes, us] : link.points)
@@ -224,9 +354,20 @@ void runCalibrate(const CalibrateArgs& args) {
       [&] {
         std::ostringstream s;
         s.precision(4);
-        for (int d = 0; d < devices; ++d)
-          s << set.devices[d].name << "  " << set.devices[d].tflops * 1e3 << " GFLOP/s matmul, "
-            << set.devices[d].memory_gbps << " GB/s elementwise\n";
+        for (int d = 0; d < devices; ++d) {
+          const Device& dev = set.devices[d];
+          s << dev.name << "  " << dev.tflops * 1e3 << " GFLOP/s matmul, " << dev.memory_gbps
+            << " GB/s and " << dev.kernel_overhead_us << " us per kernel otherwise\n";
+          for (const auto& [op, f] : fits[d].ops) {
+            const Device::OpRate& r = f.rate;
+            s << "  " << op << "  " << r.overhead_us.value_or(0) << " us + ";
+            if (r.memory_gbps) s << "max(";
+            s << r.tflops * 1e3 << " GFLOP/s";
+            if (r.memory_gbps) s << ", " << *r.memory_gbps << " GB/s)";
+            s << "  (mean error " << f.mean_error * 100 << "%"
+              << (profiled[d].count(op) ? ", the graphs' kernels" : "") << ")\n";
+          }
+        }
         if (devices >= 2)
           s << "links  " << link.bandwidth_gbps << " GB/s, " << link.latency_us
             << " us latency (core to core copies)\n";
@@ -245,6 +386,12 @@ void addCalibrateCommand(CLI::App& app) {
   cmd->add_option("--devices,-d", args->devices, "local (one device per core) or N")
       ->capture_default_str();
   cmd->add_option("--out,-o", args->out, "The device-set/1 file to write")->required();
+  cmd->add_option("--graph,-g", args->graphs,
+                  "Also profile this graph's kernels, at the size `doppler exec` gives them; its "
+                  "ops are fitted to them (repeatable)");
+  cmd->add_option("--target-ms", args->targetMs,
+                  "The --target-ms of the runs to predict: sizes the --graph kernels")
+      ->capture_default_str();
   cmd->add_flag("--json", args->json, "Print the measurements as JSON");
   cmd->add_option("--repeat,-r", args->repeat, "Runs of each measurement; the median is used")
       ->capture_default_str();

@@ -1,6 +1,7 @@
 #include "core/sim/cost_table.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "core/graph/input_error.h"
@@ -34,10 +35,8 @@ CostTable::CostTable(const DataflowGraph& g, const DeviceSet& ds)
             gbps = it->second.memory_gbps;
             overhead = it->second.overhead_us.value_or(overhead);
           }
-        c = node.flops / (tflops * 1e6);    // FLOP / (TFLOP/s) in microseconds
-        if (node.memory_bytes > 0 && gbps)  // the roofline: bytes / (GB/s) in microseconds
-          c = std::max(c, node.memory_bytes / (*gbps * 1e3));
-        c += overhead;  // launch and dispatch: 0 unless the device set says (calibrate measures it)
+        // Overhead (launch, dispatch): 0 unless the device set says (calibrate measures it).
+        c = rooflineUs(node.flops, node.memory_bytes, tflops, gbps, overhead);
       }
       compute_[static_cast<size_t>(v) * d_ + d] = c;
       lo = d == 0 ? c : std::min(lo, c);
@@ -84,6 +83,93 @@ CostTable::CostTable(const DataflowGraph& g, const DeviceSet& ds)
     outList_.insert(outList_.end(), out.begin(), out.end());
   }
   topo_ = g.topologicalOrder();
+}
+
+namespace {
+
+// The fit works in microseconds per FLOP and per byte (0: that roof is absent).
+struct Roof {
+  double overhead = 0, usPerFlop = 0, usPerByte = 0;
+  double predict(const KernelSample& s) const {
+    return overhead + std::max(s.flops * usPerFlop, s.bytes * usPerByte);
+  }
+};
+
+double weightedLoss(const Roof& f, const std::vector<KernelSample>& samples) {
+  double sum = 0;
+  for (const KernelSample& s : samples) {
+    const double us = std::max(s.us, 1e-3), r = (f.predict(s) - us) / us;
+    sum += us * r * r;
+  }
+  return sum;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+RooflineFit fitRoofline(const std::vector<KernelSample>& samples, std::optional<double> tflops) {
+  RooflineFit out;
+  if (samples.empty()) return out;
+  double fastest = samples[0].us;
+  std::vector<double> perFlop, perByte;
+  for (const KernelSample& s : samples) {
+    fastest = std::min(fastest, s.us);
+    if (s.flops > 0) perFlop.push_back(s.us / s.flops);
+    if (s.bytes > 0) perByte.push_back(s.us / s.bytes);
+  }
+  fastest = std::max(fastest, 0.0);
+  // Start from the median rates; a coarse grid (the overhead a fraction of the fastest sample,
+  // the rates within 4x and 16x of the medians), then a pattern search whose steps halve.
+  const double flop0 = tflops ? 1 / (*tflops * 1e6) : median(perFlop);
+  const double byte0 = median(perByte);
+  const bool freeFlop = !tflops && flop0 > 0, freeByte = byte0 > 0;
+  Roof best{0, flop0, byte0};
+  double bestLoss = weightedLoss(best, samples);
+  auto tryRoof = [&](Roof f) {
+    f.overhead = std::clamp(f.overhead, 0.0, fastest);
+    if (const double l = weightedLoss(f, samples); l < bestLoss) {
+      bestLoss = l;
+      best = f;
+      return true;
+    }
+    return false;
+  };
+  for (double o : {0.0, 0.25, 0.5, 0.75, 0.9})
+    for (double lf = freeFlop ? -2 : 0; lf <= (freeFlop ? 2 : 0); lf += 0.25)
+      for (double lb = freeByte ? -4 : 0; lb <= (freeByte ? 2 : 0); lb += 0.25)
+        tryRoof({o * fastest, flop0 * std::exp2(lf), byte0 * std::exp2(lb)});
+  double stepO = 0.1 * fastest, stepF = 0.25, stepB = 0.25;
+  for (int i = 0; i < 400 && (stepO > 1e-5 * fastest || stepF > 1e-5 || stepB > 1e-5); ++i) {
+    bool moved = false;
+    for (double sign : {1.0, -1.0}) {
+      moved |= tryRoof({best.overhead + sign * stepO, best.usPerFlop, best.usPerByte});
+      if (freeFlop)
+        moved |= tryRoof({best.overhead, best.usPerFlop * std::exp2(sign * stepF), best.usPerByte});
+      if (freeByte)
+        moved |= tryRoof({best.overhead, best.usPerFlop, best.usPerByte * std::exp2(sign * stepB)});
+    }
+    if (!moved) {
+      stepO /= 2;
+      stepF /= 2;
+      stepB /= 2;
+    }
+  }
+  out.rate.tflops = tflops ? *tflops : 1 / (std::max(best.usPerFlop, 1e-15) * 1e6);
+  if (best.usPerByte > 0) out.rate.memory_gbps = 1 / (best.usPerByte * 1e3);
+  out.rate.overhead_us = best.overhead;
+  double err = 0;
+  for (const KernelSample& s : samples) {
+    const double predicted =
+        rooflineUs(s.flops, s.bytes, out.rate.tflops, out.rate.memory_gbps, *out.rate.overhead_us);
+    err += std::abs(predicted - s.us) / std::max(s.us, 1e-3);
+  }
+  out.mean_error = err / static_cast<double>(samples.size());
+  return out;
 }
 
 }  // namespace doppler

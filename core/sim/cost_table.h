@@ -1,12 +1,40 @@
 #pragma once
 // Every cost the simulator and the heuristics need, resolved once per (graph, device set) into
 // flat arrays so the hot loops never touch strings, maps or optionals.
+#include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "core/graph/dataflow_graph.h"
 #include "core/graph/device_set.h"
 
 namespace doppler {
+
+// A node's compute time in microseconds from its FLOPs and the bytes it moves: the roofline (FLOPs
+// at `tflops`, bytes at `gbps` when there is one, whichever is slower) plus a fixed overhead. What
+// CostTable charges a node without compute_us, and what `doppler calibrate` fits.
+inline double rooflineUs(double flops, double bytes, double tflops, std::optional<double> gbps,
+                         double overhead_us) {
+  double c = flops / (tflops * 1e6);  // FLOP / (TFLOP/s) in microseconds
+  if (bytes > 0 && gbps) c = std::max(c, bytes / (*gbps * 1e3));  // bytes / (GB/s)
+  return c + overhead_us;
+}
+
+// One measured kernel: its FLOPs, the bytes the simulation charges it, and its time (us).
+struct KernelSample {
+  double flops = 0, bytes = 0, us = 0;
+};
+struct RooflineFit {
+  Device::OpRate rate;    // tflops, memory_gbps (absent when no sample has bytes), overhead_us
+  double mean_error = 0;  // mean of |predicted - measured| / measured over the samples
+};
+// The op rate whose rooflineUs best matches the samples: least squared relative error weighted
+// by each kernel's time (a makespan is a sum of times: the long kernels' errors matter most). The
+// overhead is kept between 0 and the fastest sample. With `tflops` given only the bandwidth and the
+// overhead are fitted (memory-bound kernels count too few FLOPs to pin a FLOP rate down). An empty
+// sample list gives a zero rate.
+RooflineFit fitRoofline(const std::vector<KernelSample>& samples,
+                        std::optional<double> tflops = std::nullopt);
 
 class CostTable {
  public:

@@ -115,5 +115,73 @@ TEST(OpRates, NegativeOverheadsNameTheField) {
   }
 }
 
+// Kernel times made by a known rate: the fit finds that rate again (no measurement involved).
+std::vector<KernelSample> samplesOf(const Device::OpRate& rate,
+                                    const std::vector<std::pair<double, double>>& shapes) {
+  std::vector<KernelSample> out;
+  for (const auto& [flops, bytes] : shapes)
+    out.push_back(
+        {flops, bytes, rooflineUs(flops, bytes, rate.tflops, rate.memory_gbps, *rate.overhead_us)});
+  return out;
+}
+
+TEST(RooflineFit, RecoversTheOverheadAndBothRoofs) {
+  const Device::OpRate truth{0.05, 4.0, 5.0};  // 50 GFLOP/s, 4 GB/s, 5 us
+  // FLOP-bound (2 FLOP per byte and up) and memory-bound (below 12.5) kernels, 20 us to 20 ms.
+  const auto samples = samplesOf(truth, {{1e6, 2e4},
+                                         {4e6, 2e5},
+                                         {2e7, 4e5},
+                                         {1e8, 1e6},
+                                         {1e9, 4e6},
+                                         {1e6, 4e5},
+                                         {4e6, 2e6},
+                                         {1e7, 8e6},
+                                         {2e6, 1e5}});
+  const RooflineFit fit = fitRoofline(samples);
+  EXPECT_NEAR(fit.rate.tflops, 0.05, 0.05 * 0.02);
+  ASSERT_TRUE(fit.rate.memory_gbps.has_value());
+  EXPECT_NEAR(*fit.rate.memory_gbps, 4.0, 4.0 * 0.02);
+  ASSERT_TRUE(fit.rate.overhead_us.has_value());
+  EXPECT_NEAR(*fit.rate.overhead_us, 5.0, 0.5);
+  EXPECT_LT(fit.mean_error, 0.01);
+}
+
+TEST(RooflineFit, AGivenFlopRateIsKeptAndOnlyBandwidthAndOverheadMove) {
+  const Device::OpRate truth{0.05, 10.0, 3.0};
+  // Elementwise kernels: 5 FLOPs and 8 bytes per element, so the bytes always bind.
+  std::vector<std::pair<double, double>> shapes;
+  for (double elements : {1024.0, 4096.0, 16384.0, 65536.0, 262144.0})
+    shapes.emplace_back(5 * elements, 8 * elements);
+  const RooflineFit fit = fitRoofline(samplesOf(truth, shapes), 0.05);
+  EXPECT_EQ(fit.rate.tflops, 0.05);
+  ASSERT_TRUE(fit.rate.memory_gbps.has_value());
+  EXPECT_NEAR(*fit.rate.memory_gbps, 10.0, 10.0 * 0.02);
+  EXPECT_NEAR(*fit.rate.overhead_us, 3.0, 0.3);
+}
+
+TEST(RooflineFit, OneShapeIsReproducedAndNothingGivesAZeroRate) {
+  const RooflineFit one = fitRoofline({{2e7, 3e6, 900}, {2e7, 3e6, 1100}});
+  const double predicted =
+      rooflineUs(2e7, 3e6, one.rate.tflops, one.rate.memory_gbps, *one.rate.overhead_us);
+  EXPECT_NEAR(predicted, 1000, 100);  // between the two runs of the one shape
+  const RooflineFit none = fitRoofline({});
+  EXPECT_EQ(none.rate.tflops, 0);
+  EXPECT_FALSE(none.rate.overhead_us.has_value());
+}
+
+TEST(RooflineFit, AFittedRateTimesNodesAsTheFitPredicts) {
+  // What calibrate writes is what the simulator charges: CostTable uses the same rooflineUs.
+  const Device::OpRate truth{0.02, 3.0, 8.0};
+  const auto samples = samplesOf(truth, {{1e6, 1e5}, {1e7, 1e5}, {1e6, 2e6}, {5e7, 1e7}});
+  DeviceSet d = DeviceSet::uniform(1);
+  d.devices[0].ops["softmax"] = fitRoofline(samples).rate;
+  DataflowGraph g;
+  for (const KernelSample& s : samples)
+    g.addNode(Node{"n" + std::to_string(g.nodeCount()), "softmax", s.flops, 0, {}, s.bytes});
+  const CostTable c(g, d);
+  for (int v = 0; v < g.nodeCount(); ++v)
+    EXPECT_NEAR(c.compute(v, 0), samples[v].us, samples[v].us * 0.02) << v;
+}
+
 }  // namespace
 }  // namespace doppler
