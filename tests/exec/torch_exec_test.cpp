@@ -1,7 +1,8 @@
 // The executor's LibTorch CPU kernels (libdoppler_torch.so) through `doppler exec` and
 // `doppler calibrate`, end to end. Asserted: which backend ran, that every placement computes the
-// single-device outputs, the fields of the JSON and of the fitted device set, and that the fitted
-// set is accepted by place and simulate; never speeds.
+// single-device outputs, the fields of the JSON and of the fitted device set (with --graph: a
+// rate for every op of the graph), and that the fitted set is accepted by place and simulate;
+// never speeds.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -100,6 +101,43 @@ TEST_F(TorchExecCli, CalibrateWritesADeviceSetThatPlaceAndSimulateAccept) {
                              " -a " + path("p.json") + " --json --no-record");
   ASSERT_EQ(simulated.status, 0) << simulated.err;
   expectBadInput("calibrate --devices many --out " + path("x.json"), {"--devices"});
+}
+
+TEST_F(TorchExecCli, CalibrateWithAGraphFitsEveryOpItHas) {
+  ASSERT_EQ(run("graph generate llama-block -o " + path("g.json")).status, 0);
+  const auto r = run("calibrate --devices 2 --repeat 1 --target-ms 20 --json --graph " +
+                         path("g.json") + " --out " + path("fitted.json"),
+                     env());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto summary = nlohmann::json::parse(r.out);
+  ASSERT_EQ(summary["graphs"].size(), 1u);
+  EXPECT_GT(summary["graphs"][0]["size_factor"].get<double>(), 0);
+  const auto& rates = summary["device_rates"][0]["ops"];
+  EXPECT_EQ(rates["rmsnorm"]["from_graphs"], true);
+  EXPECT_EQ(rates["gelu"]["from_graphs"], false);  // llama-block has none: the sweep's alone
+  std::ifstream in(path("fitted.json"));
+  const auto set = nlohmann::json::parse(in);
+  ASSERT_EQ(set["devices"].size(), 2u);
+  for (const auto& device : set["devices"]) {
+    // Every op of the graph, and the names that share a kernel, with a full rate.
+    for (const char* op : {"input", "matmul", "gemm", "rmsnorm", "rope", "softmax", "add"}) {
+      ASSERT_TRUE(device["ops"].contains(op)) << op;
+      EXPECT_GT(device["ops"][op]["tflops"].get<double>(), 0) << op;
+      EXPECT_GE(device["ops"][op]["overhead_us"].get<double>(), 0) << op;
+    }
+    EXPECT_TRUE(device["ops"]["softmax"].contains("memory_gbps"));
+  }
+  const auto placed = run("place -g " + path("g.json") + " -d " + path("fitted.json") +
+                          " --method heft --json --no-record -o " + path("p.json"));
+  ASSERT_EQ(placed.status, 0) << placed.err;
+  // A graph of costs only has no kernels to profile; a target of 0 ms sizes nothing.
+  {
+    std::ofstream out(path("costs.json"));
+    out << R"({"format": "dataflow-graph/1", "nodes": [{"id": "a", "compute_us": 5}], "edges": []})";
+  }
+  expectBadInput("calibrate -d 2 --graph " + path("costs.json") + " --out " + path("x.json"),
+                 {"--graph", "costs.json"});
+  expectBadInput("calibrate -d 2 --target-ms 0 --out " + path("x.json"), {"--target-ms"});
 }
 
 }  // namespace
