@@ -19,6 +19,7 @@
 #include "app/studio/main_window.h"
 #include "app/studio/stepper_session.h"
 #include "app/studio/studio_document.h"
+#include "app/studio/training_controller.h"
 #include "core/sim/critical_path.h"
 #include "core/train/torch_module.h"
 #include "views/common/image_export.h"
@@ -231,6 +232,19 @@ QStringList MainWindow::grabAll(const QString& dir) {
     settle();
     save(trainingDock_, QStringLiteral("training.png"));
     save(this, QStringLiteral("window-training.png"));
+    // Stage III from that run's policy: its expectation, then a short run on real executions.
+    const QString policy = training_->checkpoint();
+    dashboard_->setStage(train::Stage::Real);
+    dashboard_->setCheckpointFile(policy);
+    updateTrainingExpectation();
+    jobs_->waitIdle(600000);
+    settle();
+    dashboard_->setValues(
+        {{"episodes", "24"}, {"eval-every", "4"}, {"repeat", "1"}, {"target-ms", "5"}});
+    startTraining();
+    jobs_->waitIdle(600000);
+    settle();
+    save(trainingDock_, QStringLiteral("training-real.png"));
     trainingDock_->hide();
   }
 

@@ -522,6 +522,79 @@ class TrainingTest : public QObject {
                 .contains(QStringLiteral("1.200×")));
   }
 
+  // Stage III's distillation reports carry no makespan until the greedy policy makes the best
+  // placement: the charts and the dashboard take them (NaN) and still draw.
+  void reportsWithoutAMakespanStillDraw() {
+    TrainingDashboard d;
+    d.resize(1200, 500);
+    d.setStage(train::Stage::Real);
+    d.reset({}, 24);
+    for (long e = 4; e <= 24; e += 4) {
+      train::TrainProgress p;
+      p.stage = train::Stage::Real;
+      p.episode = e;
+      p.episodes = 24;
+      p.makespan_us = 20000 - 100 * e;
+      p.best_makespan_us = 20000 - 100 * e;
+      p.evaluated = true;
+      p.greedy_makespan_us = 21000 - 100 * e;
+      p.episodes_per_s = 4;
+      d.addProgress(p);
+    }
+    for (long u = 10; u <= 300; u += 10) {
+      train::TrainProgress p;
+      p.stage = train::Stage::Real;
+      p.episode = 24 + u;
+      p.episodes = 24 + 300;
+      p.distill_update = u;
+      p.best_makespan_us = 17600;
+      p.loss = 0.5;
+      p.lr = 3e-3;
+      d.addProgress(p);
+    }
+    d.charts()->redrawNow();
+    const QImage image = d.grab().toImage();
+    QVERIFY(!image.isNull());
+    QCOMPARE(d.charts()->series(QStringLiteral("makespan"))->count() > 0, true);
+  }
+
+  // A small chart whose values first sit on one number (a tick interval of ~1e-12) and then
+  // spread: the new range is never laid out with the old interval (trillions of ticks: the
+  // studio ran out of memory so once).
+  void aFlatSeriesThatSpreadsKeepsFewTicks() {
+    TrainingCharts charts;
+    charts.resize(900, 400);
+    charts.reset(100);
+    QValueAxis* axis = nullptr;
+    for (QAbstractAxis* a : charts.series(QStringLiteral("selLoss"))->attachedAxes())
+      if (a->orientation() == Qt::Vertical) axis = qobject_cast<QValueAxis*>(a);
+    QVERIFY(axis);
+    double worst = 0;  // the most ticks a range change would have laid out
+    connect(axis, &QValueAxis::rangeChanged, this, [&](qreal lo, qreal hi) {
+      if (axis->tickType() == QValueAxis::TicksDynamic && axis->tickInterval() > 0)
+        worst = std::max(worst, (hi - lo) / axis->tickInterval());
+    });
+    train::TrainProgress p;
+    p.stage = train::Stage::Real;
+    p.episodes = 100;
+    for (long e = 1; e <= 4; ++e) {
+      p.episode = e;
+      p.makespan_us = 1000;
+      p.sel_loss = 0;
+      charts.addProgress(p);
+    }
+    charts.redrawNow();
+    for (long e = 5; e <= 40; ++e) {
+      p.episode = e;
+      p.sel_loss = -2.3 + 0.06 * static_cast<double>(e % 7);
+      charts.addProgress(p);
+    }
+    charts.redrawNow();
+    QVERIFY2(worst < 100, qPrintable(QString::number(worst)));
+    QVERIFY(axis->max() - axis->min() > 1);
+    QVERIFY((axis->max() - axis->min()) / axis->tickInterval() < 20);
+  }
+
   void rendersASyntheticRunInBothThemes() {
     // DOPPLER_TRAINING_PNG=DIR saves the dashboard mid-run (light and dark) to look at.
     const QString dir = qEnvironmentVariable("DOPPLER_TRAINING_PNG");

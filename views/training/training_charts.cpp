@@ -83,10 +83,14 @@ void setNiceRange(QValueAxis* axis, double lo, double hi) {
       step = m * magnitude;
       break;
     }
+  // Fixed ticks while the range changes: laid out with the old interval, a range that grew from
+  // a flat series (interval ~1e-12) to a spread one would make trillions of ticks (it did: the
+  // studio ran out of memory on a stage III run whose loss started at exactly 0).
+  axis->setTickType(QValueAxis::TicksFixed);
   axis->setRange(lo, hi);
-  axis->setTickType(QValueAxis::TicksDynamic);
   axis->setTickAnchor(std::ceil(lo / step) * step);
   axis->setTickInterval(step);
+  axis->setTickType(QValueAxis::TicksDynamic);
   // As many decimals as the step needs ("0.5", "2.5", "50"): Qt's %g switches to exponents.
   const int power = static_cast<int>(std::floor(std::log10(step) + 1e-9));
   const bool quarter = std::abs(step / std::pow(10.0, power) - 2.5) < 1e-6;
