@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QGroupBox>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -348,6 +349,10 @@ class TrainingTest : public QObject {
     stage->setCurrentIndex(2);
     QCOMPARE(d.stage(), train::Stage::Real);
     QCOMPARE(d.findChild<QSpinBox*>(QStringLiteral("param_episodes"))->value(), 200);
+    bool titled = false;
+    for (const QGroupBox* box : d.findChildren<QGroupBox*>())
+      titled = titled || box->title().endsWith(QStringLiteral("defaults of stage III"));
+    QVERIFY(titled);
     for (const char* name :
          {"repeat", "rollback-threshold", "rollback-window", "patience", "kernels", "target-ms"})
       QVERIFY2(d.findChild<QWidget*>(QStringLiteral("param_") + QString::fromLatin1(name)), name);

@@ -293,9 +293,10 @@ void TrainingDashboard::rebuildParams() {
   // Every `doppler train` option: the stage's, then the architecture of a new policy.
   specs_ = train::trainParamSpecs(stage());
   for (ParamSpec& a : train::architectureParamSpecs()) specs_.push_back(std::move(a));
-  paramsBox_->setTitle(
-      tr("Parameters · defaults of stage %1")
-          .arg(stage() == train::Stage::Imitation ? QStringLiteral("I") : QStringLiteral("II")));
+  paramsBox_->setTitle(tr("Parameters · defaults of stage %1")
+                           .arg(stage() == train::Stage::Imitation ? QStringLiteral("I")
+                                : stage() == train::Stage::Real    ? QStringLiteral("III")
+                                                                   : QStringLiteral("II")));
   for (const ParamSpec& p : specs_) {
     QWidget* editor = createParamEditor(p, ParamEditorOptions{.general_numbers = true});
     // Spin boxes size themselves to their range's text ("0" to "10"), too narrow for "3e-04":
