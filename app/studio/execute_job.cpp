@@ -4,6 +4,8 @@
 #include <chrono>
 #include <memory>
 
+#include "core/exec/cuda_backend.h"
+#include "core/exec/cuda_plan.h"
 #include "core/exec/executor.h"
 #include "core/exec/synthetic_backend.h"
 #include "core/exec/torch_kernels.h"
@@ -13,41 +15,25 @@
 
 namespace doppler::studio {
 
-views::MeasuredRun executeOnCpu(const views::SnapshotPtr& snapshot, const CancelToken& cancel) {
+namespace {
+
+// The simulated makespan of the work `factor` gives the kernels, over the snapshot's own: the
+// measured microseconds per simulated one that lines the two timelines up.
+double kernelScale(const views::PlacementSnapshot& s, double factor) {
+  const double simUs = s.makespan();
+  const CostTable kernelCosts(exec::kernelGraph(*s.graph, factor), *s.devices);
+  const double kernelSimUs =
+      Simulator(kernelCosts, s.settings.simOptions()).makespan(s.assignment, s.execution_order);
+  return simUs > 0 ? kernelSimUs / simUs : 1;
+}
+
+// Runs the snapshot's placement on `backend` (and the single-device reference), and returns the
+// measured run in simulated units.
+views::MeasuredRun measure(const views::SnapshotPtr& snapshot, exec::Backend& backend, double scale,
+                           const CancelToken& cancel) {
   const views::PlacementSnapshot& s = *snapshot;
   const DataflowGraph& graph = *s.graph;
   const int devices = s.devices->size();
-  const double simUs = s.makespan();
-  double scale = simUs > 0 ? kExecuteTargetMs * 1e3 / simUs : 1;
-
-  // LibTorch kernels with the graph's shapes when the graph has op kinds and the module loads,
-  // as `doppler exec --kernels auto` picks them; else synthetic work sized by cost.
-  std::unique_ptr<exec::Backend> backendPtr;
-  if (train::torchModuleBuiltIn() && exec::hasTorchOps(graph)) {
-    try {
-      const train::TorchModule& torch = train::loadTorchModule();
-      exec::TorchKernelSpec spec;
-      spec.size_factor = exec::defaultSizeFactor(graph, devices, kExecuteTargetMs);
-      backendPtr = torch.cpuBackend(graph, spec);
-      // The kernels take what they take; the simulation of the work they do (the graph scaled
-      // by the size factor) sets the scale that lines the timelines up.
-      const CostTable kernelCosts(exec::kernelGraph(graph, spec.size_factor), *s.devices);
-      const double kernelSimUs =
-          Simulator(kernelCosts, s.settings.simOptions()).makespan(s.assignment, s.execution_order);
-      scale = simUs > 0 ? kernelSimUs / simUs : 1;
-    } catch (const InputError&) {
-      backendPtr.reset();  // the module is missing or stale: synthetic kernels still run
-    }
-  }
-  if (!backendPtr) {
-    exec::SyntheticWork work;
-    for (int node = 0; node < graph.nodeCount(); ++node)
-      work.compute_us.push_back(s.costs->compute(node, s.assignment[node]) * scale);
-    for (const Edge& e : graph.edges()) work.bytes.push_back(e.bytes);
-    backendPtr = std::make_unique<exec::CpuSyntheticBackend>(graph, std::move(work));
-  }
-  exec::Backend& backend = *backendPtr;
-
   exec::ExecOptions options;
   options.discipline = s.settings.discipline;
   options.order = s.execution_order;
@@ -83,6 +69,49 @@ views::MeasuredRun executeOnCpu(const views::SnapshotPtr& snapshot, const Cancel
       exec::digestDifference(result.output_digest, single.output_digest) <= 1e-6;  // as the CLI
   run.backend = backend.name();
   return run;
+}
+
+}  // namespace
+
+views::MeasuredRun executeOnCpu(const views::SnapshotPtr& snapshot, const CancelToken& cancel) {
+  const views::PlacementSnapshot& s = *snapshot;
+  const DataflowGraph& graph = *s.graph;
+  const int devices = s.devices->size();
+  const double simUs = s.makespan();
+  double scale = simUs > 0 ? kExecuteTargetMs * 1e3 / simUs : 1;
+
+  // LibTorch kernels with the graph's shapes when the graph has op kinds and the module loads,
+  // as `doppler exec --kernels auto` picks them; else synthetic work sized by cost.
+  std::unique_ptr<exec::Backend> backend;
+  if (train::torchModuleBuiltIn() && exec::hasTorchOps(graph)) {
+    try {
+      const train::TorchModule& torch = train::loadTorchModule();
+      exec::TorchKernelSpec spec;
+      spec.size_factor = exec::defaultSizeFactor(graph, devices, kExecuteTargetMs);
+      backend = torch.cpuBackend(graph, spec);
+      // The kernels take what they take; the simulation of the work they do sets the scale.
+      scale = kernelScale(s, spec.size_factor);
+    } catch (const InputError&) {
+      backend.reset();  // the module is missing or stale: synthetic kernels still run
+    }
+  }
+  if (!backend) {
+    exec::SyntheticWork work;
+    for (int node = 0; node < graph.nodeCount(); ++node)
+      work.compute_us.push_back(s.costs->compute(node, s.assignment[node]) * scale);
+    for (const Edge& e : graph.edges()) work.bytes.push_back(e.bytes);
+    backend = std::make_unique<exec::CpuSyntheticBackend>(graph, std::move(work));
+  }
+  return measure(snapshot, *backend, scale, cancel);
+}
+
+views::MeasuredRun executeOnGpu(const views::SnapshotPtr& snapshot, const CancelToken& cancel) {
+  const views::PlacementSnapshot& s = *snapshot;
+  exec::CudaKernelSpec spec;
+  spec.size_factor =
+      exec::cudaDefaultSizeFactor(*s.graph, s.devices->size(), kExecuteTargetMs);  // as exec
+  const std::unique_ptr<exec::CudaBackend> backend = exec::makeCudaBackend(*s.graph, spec);
+  return measure(snapshot, *backend, kernelScale(s, spec.size_factor), cancel);
 }
 
 }  // namespace doppler::studio

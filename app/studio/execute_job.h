@@ -17,4 +17,10 @@ inline constexpr int kExecuteRepeat = 3;
 // Throws exec::ExecError (a kernel failed, the run was cancelled or timed out) or InputError.
 views::MeasuredRun executeOnCpu(const views::SnapshotPtr& snapshot, const CancelToken& cancel);
 
+// "Execute on GPU": the same on the CUDA backend (core/exec/cuda_backend.h), logical device d on
+// GPU d mod count, kernels sized as `doppler exec --kernels cuda` sizes them. Throws InputError
+// when the build has no CUDA backend or no GPU is usable (naming the CUDA error), ExecError as
+// above.
+views::MeasuredRun executeOnGpu(const views::SnapshotPtr& snapshot, const CancelToken& cancel);
+
 }  // namespace doppler::studio

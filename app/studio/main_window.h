@@ -9,10 +9,12 @@
 #include <QMainWindow>
 #include <QPointer>
 #include <QStringList>
+#include <functional>
 #include <optional>
 #include <vector>
 
 #include "app/studio/studio_settings.h"
+#include "core/common/cancel_token.h"
 #include "views/common/measured_run.h"
 
 class QMenu;
@@ -118,6 +120,11 @@ class MainWindow : public QMainWindow {
   // job runner's Execution slot; the timeline then shows the measured run (measured()) until the
   // next placement.
   void executeOnCpu();
+  void executeOnGpu();
+  // Runs `execute` on the Execution slot and shows its measured run (`where`: "CPU", "GPU").
+  void startExecution(
+      const QString& where,
+      std::function<views::MeasuredRun(const views::SnapshotPtr&, const CancelToken&)> execute);
   views::MeasuredRunPtr measured() const;
   HelpOverlay* helpOverlay() const { return help_; }
   QString makespanReadout() const;

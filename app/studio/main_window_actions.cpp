@@ -17,6 +17,7 @@
 #include "app/studio/main_window.h"
 #include "app/studio/presentation_mode.h"
 #include "app/studio/studio_document.h"
+#include "core/exec/cuda_backend.h"
 #include "views/common/image_export.h"
 #include "views/common/shortcuts.h"
 #include "views/graph/graph_view.h"
@@ -150,6 +151,21 @@ void MainWindow::buildActions() {
   withKeys(run->addAction(tr("&Execute on CPU"), this, &MainWindow::executeOnCpu),
            Command::ExecuteOnCpu)
       ->setObjectName(QStringLiteral("actionExecuteOnCpu"));
+  // The CUDA backend, in builds that have it: whether a GPU is there is asked when the menu
+  // opens (the CUDA runtime starts then, not with the studio), and the reason shows when none is.
+  if (exec::cudaBackendBuiltIn()) {
+    QAction* gpu = withKeys(run->addAction(tr("Execute on &GPU"), this, &MainWindow::executeOnGpu),
+                            Command::ExecuteOnGpu);
+    gpu->setObjectName(QStringLiteral("actionExecuteOnGpu"));
+    connect(run, &QMenu::aboutToShow, gpu, [gpu] {
+      std::string why;
+      const int gpus = exec::cudaDeviceCount(&why);
+      gpu->setEnabled(gpus > 0);
+      gpu->setText(gpus == 1  ? tr("Execute on &GPU (1 GPU)")
+                   : gpus > 1 ? tr("Execute on &GPU (%1 GPUs)").arg(gpus)
+                              : tr("Execute on &GPU (%1)").arg(QString::fromStdString(why)));
+    });
+  }
   QAction* cancelExecution =
       run->addAction(tr("&Cancel Execution"), this, [this] { jobs_->cancel(JobSlot::Execution); });
   cancelExecution->setObjectName(QStringLiteral("actionCancelExecution"));

@@ -1,5 +1,5 @@
-// MainWindow, Run > Execute on CPU: the current placement run for real (execute_job.h) on the job
-// runner's Execution slot; the measured run goes to the timeline and the node details.
+// MainWindow, Run > Execute on CPU / GPU: the current placement run for real (execute_job.h) on
+// the job runner's Execution slot; the measured run goes to the timeline and the node details.
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <memory>
@@ -18,16 +18,26 @@ namespace doppler::studio {
 using views::MeasuredRunPtr;
 
 void MainWindow::executeOnCpu() {
+  startExecution(tr("CPU"), &studio::executeOnCpu);
+}
+
+void MainWindow::executeOnGpu() {
+  startExecution(tr("GPU"), &studio::executeOnGpu);
+}
+
+void MainWindow::startExecution(
+    const QString& where,
+    std::function<views::MeasuredRun(const views::SnapshotPtr&, const CancelToken&)> execute) {
   const views::SnapshotPtr snapshot = document_->snapshot();
   if (!snapshot || !snapshot->graph) return;
-  statusBar()->showMessage(tr("Executing %1 on %2 CPU cores…")
+  statusBar()->showMessage(tr("Executing %1 on %2 %3 devices…")
                                .arg(QString::fromStdString(snapshot->settings.method))
-                               .arg(snapshot->devices->size()));
+                               .arg(snapshot->devices->size())
+                               .arg(where));
   jobs_->start<MeasuredRunPtr>(
       JobSlot::Execution,
-      [snapshot](const JobContext& ctx) -> MeasuredRunPtr {
-        return std::make_shared<const views::MeasuredRun>(
-            studio::executeOnCpu(snapshot, ctx.cancel()));
+      [snapshot, execute](const JobContext& ctx) -> MeasuredRunPtr {
+        return std::make_shared<const views::MeasuredRun>(execute(snapshot, ctx.cancel()));
       },
       [this](MeasuredRunPtr run) {
         if (!run || run->snapshot != document_->snapshot()) return;  // placed again meanwhile
@@ -40,7 +50,9 @@ void MainWindow::executeOnCpu() {
                                      .arg(QString::asprintf("%+.1f", run->errorPercent())),
                                  8000);
       },
-      [this](const QString& message) { showError(tr("Execute on CPU: %1").arg(message)); });
+      [this, where](const QString& message) {
+        showError(tr("Execute on %1: %2").arg(where, message));
+      });
 }
 
 views::MeasuredRunPtr MainWindow::measured() const {

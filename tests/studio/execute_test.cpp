@@ -5,6 +5,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QMenu>
 #include <QTextBrowser>
 #include <QtTest>
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "app/studio/job_runner.h"
 #include "app/studio/main_window.h"
 #include "app/studio/studio_document.h"
+#include "core/exec/cuda_backend.h"
 #include "core/exec/torch_kernels.h"
 #include "core/train/torch_module.h"
 #include "tests/studio/studio_test_support.h"
@@ -73,6 +75,34 @@ class ExecuteTest : public QObject {
  private Q_SLOTS:
   void initTestCase() { QVERIFY((w_ = qtest::openSettledWindow())); }
   void cleanupTestCase() { delete w_; }
+
+  // Run > Execute on GPU exists in builds with the CUDA backend; opening the menu asks the CUDA
+  // runtime, and without a GPU the action is disabled with the reason in its text.
+  void gpuExecutionIsOfferedWhereCudaIsBuilt() {
+    auto* action = w_->findChild<QAction*>(QStringLiteral("actionExecuteOnGpu"));
+    QCOMPARE(action != nullptr, exec::cudaBackendBuiltIn());
+    if (!action) return;
+    QMenu* menu = nullptr;
+    for (QObject* o : action->associatedObjects())
+      if (auto* m = qobject_cast<QMenu*>(o)) menu = m;
+    QVERIFY(menu);
+    Q_EMIT menu->aboutToShow();
+    std::string why;
+    const int gpus = exec::cudaDeviceCount(&why);
+    QCOMPARE(action->isEnabled(), gpus > 0);
+    if (gpus == 0) {
+      QVERIFY2(action->text().contains(QString::fromStdString(why)), qPrintable(action->text()));
+      return;
+    }
+    action->trigger();
+    QVERIFY(w_->jobs()->waitIdle(120000));
+    QVERIFY(w_->waitSettled(60000));
+    const MeasuredRunPtr run = w_->measured();
+    QVERIFY(run);
+    QCOMPARE(QString::fromStdString(run->backend), QStringLiteral("cuda"));
+    QVERIFY(run->outputs_match);
+    checkMeasured(*run);
+  }
 
   void theShortcutTableHasCtrlE() {
     QCOMPARE(keysOf(Command::ExecuteOnCpu).value(0), QKeySequence(QStringLiteral("Ctrl+E")));

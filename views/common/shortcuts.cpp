@@ -128,6 +128,11 @@ std::vector<Shortcut> build() {
        {QKeySequence(tr("Ctrl+E"))},
        {},
        tr("execute the placement on CPU cores (measured timeline)")},
+      {Command::ExecuteOnGpu,
+       run,
+       {QKeySequence(tr("Ctrl+Shift+E"))},
+       {},
+       tr("execute the placement on NVIDIA GPUs (builds with CUDA, when a GPU is present)")},
 
       {Command::Presentation,
        studio,

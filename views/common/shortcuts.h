@@ -43,6 +43,7 @@ enum class Command {
   StepRedo,
   // Run
   ExecuteOnCpu,
+  ExecuteOnGpu,
   // Studio
   Presentation,
   LeavePresentation,
