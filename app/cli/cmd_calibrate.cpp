@@ -67,8 +67,9 @@ Schedule runKernels(const train::TorchModule& torch, const DataflowGraph& g, con
 
 // Runs `g` at `sizeFactor` and adds each node's time, with the FLOPs and bytes the simulation of
 // a torch run charges it (exec::kernelGraph), to its device's samples of its op.
-void profile(const train::TorchModule& torch, const DataflowGraph& g, const Assignment& a,
-             double sizeFactor, int devices, int repeat, std::vector<OpSamples>& samples) {
+// Returns the schedule.
+Schedule profile(const train::TorchModule& torch, const DataflowGraph& g, const Assignment& a,
+                 double sizeFactor, int devices, int repeat, std::vector<OpSamples>& samples) {
   const Schedule s = runKernels(torch, g, a, devices, repeat, sizeFactor);
   const DataflowGraph charged = exec::kernelGraph(g, sizeFactor);
   for (int v = 0; v < g.nodeCount(); ++v) {
@@ -76,6 +77,7 @@ void profile(const train::TorchModule& torch, const DataflowGraph& g, const Assi
     samples[a[v]][node.op].push_back(
         {node.flops, node.memory_bytes, s.nodes[v].finish_us - s.nodes[v].start_us});
   }
+  return s;
 }
 
 // The kernels the sweep measures: each runs one LibTorch kernel (torch_exec_backend.cpp), and
@@ -159,6 +161,36 @@ void profileGraph(const train::TorchModule& torch, const DataflowGraph& g, doubl
     }
   }
   profile(torch, copies, a, sizeFactor, devices, repeat, samples);
+}
+
+// A copy under load: its bytes (as the simulation charges them) and the time from its producer's
+// end to its arrival.
+struct CopySample {
+  double bytes = 0, us = 0;
+};
+
+// Each graph once more with its nodes spread over the devices (node v on a fixed pseudo-random
+// device, as the random assignments of calibration.sh), so that copies run while the devices
+// compute, as in a real run: its kernels join the samples, its copies the copy samples. An idle
+// chain of copies (measureLinks) arrives in 15 to 20 us; under load a copy arrived 0.1 to 4 ms
+// after its producer ended (the executor's copy thread waits for a core), which the latency
+// fitted from these samples carries into the simulation.
+void profileSpread(const train::TorchModule& torch, const DataflowGraph& g, double sizeFactor,
+                   int devices, int repeat, std::vector<OpSamples>& samples,
+                   std::vector<CopySample>& copies) {
+  if (devices < 2) return;
+  Assignment a(g.nodeCount());
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  for (int& d : a) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;  // an LCG: no seed to pass
+    d = static_cast<int>((state >> 33) % static_cast<uint64_t>(devices));
+  }
+  const Schedule s = profile(torch, g, a, sizeFactor, devices, repeat, samples);
+  const DataflowGraph charged = exec::kernelGraph(g, sizeFactor);
+  for (const TransferSpan& t : s.transfers) {
+    const Edge& e = charged.edge(t.edge);
+    copies.push_back({e.bytes, std::max(0.0, t.finish_us - s.nodes[e.src].finish_us)});
+  }
 }
 
 // The rates of one device: matmuls first (their FLOP rate is the device's, and what memory-bound
@@ -276,14 +308,25 @@ void runCalibrate(const CalibrateArgs& args) {
   std::vector<OpSamples> samples(devices), profiled(devices);
   sweep(torch, devices, args.repeat, samples);
   std::vector<double> sizeFactors;
+  std::vector<CopySample> loadedCopies;
   for (const DataflowGraph& g : graphs) {
     sizeFactors.push_back(exec::defaultSizeFactor(g, devices, args.targetMs));
     profileGraph(torch, g, sizeFactors.back(), devices, args.repeat, profiled);
+    profileSpread(torch, g, sizeFactors.back(), devices, args.repeat, profiled, loadedCopies);
   }
   for (int d = 0; d < devices; ++d)
     for (const auto& [op, list] : profiled[d])
       samples[d][op].insert(samples[d][op].end(), list.begin(), list.end());
-  const LinkFit link = measureLinks(torch, devices, args.repeat);
+  LinkFit link = measureLinks(torch, devices, args.repeat);
+  // With graphs: the bandwidth of the idle chain, the latency of the copies under load (their
+  // mean time beyond bytes / bandwidth; the mean, since a makespan adds up what it waits).
+  std::optional<double> idleLatency;
+  if (!loadedCopies.empty() && link.bandwidth_gbps > 0) {
+    double extra = 0;
+    for (const CopySample& c : loadedCopies) extra += c.us - c.bytes / (link.bandwidth_gbps * 1e3);
+    idleLatency = link.latency_us;
+    link.latency_us = std::max(0.0, extra / static_cast<double>(loadedCopies.size()));
+  }
 
   DeviceSet set = DeviceSet::uniform(devices, Device{"cpu", 1, 16, 1}, 1, 0,
                                      "fitted-" + std::to_string(devices) + "xcpu");
@@ -344,6 +387,10 @@ void runCalibrate(const CalibrateArgs& args) {
         }
         j["links"] = {{"bandwidth_gbps", devices >= 2 ? link.bandwidth_gbps : 0},
                       {"latency_us", link.latency_us}};
+        if (idleLatency) {
+          j["links"]["idle_latency_us"] = *idleLatency;
+          j["links"]["loaded_copies"] = loadedCopies.size();
+        }
         for (const auto& [bytes, us] : link.points)
           j["copy_points"].push_back({{"bytes", bytes}, {"us", us}});
         j["note"] =
@@ -370,7 +417,9 @@ void runCalibrate(const CalibrateArgs& args) {
         }
         if (devices >= 2)
           s << "links  " << link.bandwidth_gbps << " GB/s, " << link.latency_us
-            << " us latency (core to core copies)\n";
+            << " us latency (core to core copies"
+            << (idleLatency ? ", under load; idle: " + std::to_string(*idleLatency) + " us)" : ")")
+            << "\n";
         s << "wrote  " << args.out << " (CPU cores stand in for GPUs)\n";
         return s.str();
       });
