@@ -300,13 +300,7 @@ class CudaBackendImpl final : public CudaBackend {
                                 lane.copy),
             "cudaMemcpyPeerAsync");
     check(cudaStreamSynchronize(lane.copy), "copy");
-    if (spec_.pace_us) {
-      const auto until = t0 + std::chrono::duration<double, std::micro>(spec_.pace_us(e, from, to));
-      if (until - Clock::now() > std::chrono::microseconds(200))
-        std::this_thread::sleep_until(until - std::chrono::microseconds(100));
-      while (Clock::now() < until) {
-      }
-    }
+    if (spec_.pace_us) exec::paceCopy(t0, spec_.pace_us(e, from, to));
   }
 
   std::vector<double> outputDigest() const override {

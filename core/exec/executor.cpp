@@ -362,4 +362,14 @@ double digestDifference(std::span<const double> x, std::span<const double> y) {
   return worst;
 }
 
+void paceCopy(std::chrono::steady_clock::time_point start, double us) {
+  using Clock = std::chrono::steady_clock;
+  const auto until = start + std::chrono::duration_cast<Clock::duration>(
+                                 std::chrono::duration<double, std::micro>(us));
+  if (until - Clock::now() > std::chrono::microseconds(200))
+    std::this_thread::sleep_until(until - std::chrono::microseconds(100));
+  while (Clock::now() < until) {
+  }
+}
+
 }  // namespace doppler::exec

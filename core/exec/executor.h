@@ -68,6 +68,11 @@ class ExecError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Paces a copy that began at `start` to take `us` microseconds: backends call it after the real
+// copy when the link's time is emulated. An emulated link is idle, not busy: a sleep, with a
+// short spin at the end for precision.
+void paceCopy(std::chrono::steady_clock::time_point start, double us);
+
 // The largest relative difference between two digests (infinite when their sizes differ).
 double digestDifference(std::span<const double> x, std::span<const double> y);
 

@@ -115,15 +115,7 @@ void CpuSyntheticBackend::receive(int e, int from, int to) {
   const size_t floats = std::min(src.size(), s.floatsFor(s.work.bytes[e]));
   s.received[e].resize(floats);
   std::memcpy(s.received[e].data(), src.data(), floats * sizeof(float));
-  if (s.work.pace_us) {
-    // The link's time: the copy above, then a wait for the rest (an emulated link is idle, not
-    // busy: a sleep, with a short spin at the end for precision).
-    const auto until = t0 + std::chrono::duration<double, std::micro>(s.work.pace_us(e, from, to));
-    if (until - Clock::now() > std::chrono::microseconds(200))
-      std::this_thread::sleep_until(until - std::chrono::microseconds(100));
-    while (Clock::now() < until) {
-    }
-  }
+  if (s.work.pace_us) paceCopy(t0, s.work.pace_us(e, from, to));  // the link's time
 }
 
 std::vector<double> CpuSyntheticBackend::outputDigest() const {

@@ -130,13 +130,7 @@ class TorchCpuBackend final : public exec::Backend {
     const Edge& edge = g_.edge(e);
     if (!received_[e].defined()) received_[e] = torch::empty({carried(e)});
     received_[e].copy_(output_[edge.src].reshape({-1}).narrow(0, 0, carried(e)));
-    if (spec_.pace_us) {
-      const auto until = t0 + std::chrono::duration<double, std::micro>(spec_.pace_us(e, from, to));
-      if (until - Clock::now() > std::chrono::microseconds(200))
-        std::this_thread::sleep_until(until - std::chrono::microseconds(100));
-      while (Clock::now() < until) {
-      }
-    }
+    if (spec_.pace_us) exec::paceCopy(t0, spec_.pace_us(e, from, to));
   }
 
   std::vector<double> outputDigest() const override {
