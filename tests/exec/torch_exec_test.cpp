@@ -115,6 +115,9 @@ TEST_F(TorchExecCli, CalibrateWithAGraphFitsEveryOpItHas) {
   const auto& rates = summary["device_rates"][0]["ops"];
   EXPECT_EQ(rates["rmsnorm"]["from_graphs"], true);
   EXPECT_EQ(rates["gelu"]["from_graphs"], false);  // llama-block has none: the sweep's alone
+  // The link latency comes from the graph's copies under load, the idle chain's is kept beside it.
+  EXPECT_GT(summary["links"]["loaded_copies"].get<int>(), 0);
+  EXPECT_GE(summary["links"]["idle_latency_us"].get<double>(), 0);
   std::ifstream in(path("fitted.json"));
   const auto set = nlohmann::json::parse(in);
   ASSERT_EQ(set["devices"].size(), 2u);
