@@ -7,7 +7,7 @@
 #
 # Everything is placed and trained on the work the executor does: each graph is scaled as
 # `doppler exec --kernels torch` sizes it for --target-ms (`graph convert --work-factor`), and the
-# simulator uses the device set `doppler calibrate` fits on this machine. Budgets are cut to fit a
+# simulator uses the device set `doppler calibrate --graph` fits on this machine for each graph. Budgets are cut to fit a
 # 2-core machine (stage II: $EPISODES_SIM episodes instead of 12,000-32,000).
 #   scripts/experiments/stage3.sh [build-dir]      (build/release)
 # Environment: EPISODES_SIM (3000), EPISODES_REAL (120), REPEAT (5), KINDS ("chainmm ffnn
@@ -25,14 +25,16 @@ trap 'rm -rf "$tmp"' EXIT
 log() { echo "stage3: $*" >&2; }
 json() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))$2)" "$1"; }
 
-"$doppler" calibrate --devices 2 --out "$tmp/fitted.json" >&2
-devices="$tmp/fitted.json"
 rows="$tmp/rows.tsv"
 : >"$rows"
 for kind in $kinds; do
   g0="$tmp/$kind-0.json"
   g="$tmp/$kind.json"
   "$doppler" graph generate "$kind" --out "$g0"
+  # The simulator fitted to this machine's kernels at the size exec runs this graph
+  # (calibration_note.md: 7% MAPE this way).
+  devices="$tmp/fitted-$kind.json"
+  "$doppler" calibrate --devices 2 --graph "$g0" --out "$devices" >&2
   # The size factor exec picks for this graph on two cores, then the graph at that size.
   "$doppler" place -g "$g0" -d "$devices" --method critical-path --no-record --json -o "$tmp/p0.json"
   "$doppler" exec -g "$g0" -d "$devices" -a "$tmp/p0.json" --kernels torch --repeat 1 \
