@@ -15,6 +15,12 @@
 
 namespace doppler::studio {
 
+bool calibratedHere(const DeviceSet& devices) {
+  for (const Device& d : devices.devices)
+    if (!d.ops.empty()) return true;
+  return false;
+}
+
 namespace {
 
 // The simulated makespan of the work `factor` gives the kernels, over the snapshot's own: the
@@ -80,10 +86,12 @@ views::MeasuredRun executeOnCpu(const views::SnapshotPtr& snapshot, const Cancel
   const double simUs = s.makespan();
   double scale = simUs > 0 ? kExecuteTargetMs * 1e3 / simUs : 1;
 
-  // LibTorch kernels with the graph's shapes when the graph has op kinds and the module loads,
-  // as `doppler exec --kernels auto` picks them; else synthetic work sized by cost.
+  // LibTorch kernels with the graph's shapes when the device set was fitted to this machine's
+  // kernels (`doppler calibrate` writes per-op rates), the graph has op kinds and the module
+  // loads; else synthetic work sized by cost. Real CPU kernels beside a simulation of other
+  // devices (a GPU preset) would show the CPU's speed, not the placement's: errors of 10,000%.
   std::unique_ptr<exec::Backend> backend;
-  if (train::torchModuleBuiltIn() && exec::hasTorchOps(graph)) {
+  if (calibratedHere(*s.devices) && train::torchModuleBuiltIn() && exec::hasTorchOps(graph)) {
     try {
       const train::TorchModule& torch = train::loadTorchModule();
       exec::TorchKernelSpec spec;

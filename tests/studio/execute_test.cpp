@@ -104,6 +104,13 @@ class ExecuteTest : public QObject {
     checkMeasured(*run);
   }
 
+  void onlyACalibratedDeviceSetRunsLibTorchKernels() {
+    QVERIFY(!calibratedHere(DeviceSet::uniform(4)));
+    DeviceSet fitted = DeviceSet::uniform(2);
+    fitted.devices[1].ops["matmul"].tflops = 0.07;
+    QVERIFY(calibratedHere(fitted));
+  }
+
   void theShortcutTableHasCtrlE() {
     QCOMPARE(keysOf(Command::ExecuteOnCpu).value(0), QKeySequence(QStringLiteral("Ctrl+E")));
     QCOMPARE(find<QAction>("actionExecuteOnCpu")->shortcut(),
@@ -123,9 +130,10 @@ class ExecuteTest : public QObject {
     QCOMPARE(run->devices, snapshot->devices->size());
     QVERIFY(run->outputs_match);
     QVERIFY(run->scale > 0);
-    // LibTorch kernels where the build has them and the graph has op kinds, as `exec --kernels
-    // auto` picks; synthetic kernels otherwise.
-    const bool torch = train::torchModuleBuiltIn() && exec::hasTorchOps(*snapshot->graph);
+    // LibTorch kernels where the build has them, the graph has op kinds and the device set was
+    // fitted to this machine; synthetic kernels otherwise (the demo's preset GPUs).
+    const bool torch = train::torchModuleBuiltIn() && exec::hasTorchOps(*snapshot->graph) &&
+                       calibratedHere(*snapshot->devices);
     QCOMPARE(QString::fromStdString(run->backend),
              torch ? QStringLiteral("cpu-torch") : QStringLiteral("cpu-synthetic"));
     checkMeasured(*run);
