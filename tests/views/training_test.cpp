@@ -534,6 +534,7 @@ class TrainingTest : public QObject {
     d.resize(1200, 500);
     d.setStage(train::Stage::Real);
     d.reset({}, 24);
+    d.setState(TrainingState::Running);
     for (long e = 4; e <= 24; e += 4) {
       train::TrainProgress p;
       p.stage = train::Stage::Real;
@@ -557,6 +558,9 @@ class TrainingTest : public QObject {
       p.lr = 3e-3;
       d.addProgress(p);
     }
+    QVERIFY(d.progressText().startsWith(QStringLiteral("distilling the best episode")));
+    d.setState(TrainingState::Finished);
+    QCOMPARE(d.progressText(), QStringLiteral("24 episodes · 300 distillation updates"));
     d.charts()->redrawNow();
     const QImage image = d.grab().toImage();
     QVERIFY(!image.isNull());

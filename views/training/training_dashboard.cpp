@@ -466,8 +466,11 @@ void TrainingDashboard::updateProgress() {
   } else if (p.distill_update > 0) {
     // After the episodes, the best episode is distilled into the policy: no episode count left.
     progress_->setValue(progress_->maximum());
+    const bool over = state_ != TrainingState::Running && state_ != TrainingState::Paused;
     progress_->setFormat(
-        tr("distilling the best episode · update %1").arg(count(p.distill_update)));
+        over ? tr("%1 episodes · %2 distillation updates")
+                   .arg(count(planned_), count(p.distill_update))
+             : tr("distilling the best episode · update %1").arg(count(p.distill_update)));
   } else {
     const long done = std::min(p.episode, planned_ > 0 ? planned_ : p.episode);
     progress_->setValue(planned_ > 0 ? static_cast<int>(1000.0 * done / planned_) : 0);
@@ -510,6 +513,7 @@ void TrainingDashboard::setState(TrainingState s, const QString& message) {
   if (!message.isEmpty()) html += QStringLiteral(" · ") + message.toHtmlEscaped();
   status_->setText(html);
   updateButtons();
+  updateProgress();  // a finished run's bar says what was done, not what is going on
 }
 
 void TrainingDashboard::updateButtons() {
