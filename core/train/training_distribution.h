@@ -1,0 +1,44 @@
+#pragma once
+// The training distribution of a general placement policy (one policy for any graph on any device
+// set): graphs that no evaluation uses, on device sets of 2 to 8 devices, identical or mixed.
+//   - The four generators with randomised parameters, drawn around the paper's sizes but never at
+//     their defaults (the defaults are the evaluation graphs).
+//   - Random layered DAGs (matmul-like nodes, skip connections).
+//   - Device sets: identical devices, or devices whose throughput, memory bandwidth and links vary
+//     (a slow PCIe pair beside NVLink ones, a slower GPU generation).
+// A sample depends only on the seed and its index, so data-parallel workers can split the indices
+// among themselves and still see exactly the samples one process would. Plain C++, no LibTorch.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/graph/dataflow_graph.h"
+#include "core/graph/device_set.h"
+
+namespace doppler::train {
+
+struct TrainingDistribution {
+  // "chainmm", "ffnn", "llama-block", "llama-layer" (randomised generators) and "layered".
+  std::vector<std::string> kinds = {"chainmm", "ffnn", "llama-block", "llama-layer", "layered"};
+  int min_devices = 2, max_devices = 8;
+  double mixed = 0.5;  // the share of device sets whose devices differ
+  uint64_t seed = 1;
+
+  void validate() const;  // throws InputError naming the field
+};
+
+struct TrainingSample {
+  DataflowGraph graph;
+  DeviceSet devices;
+  std::string description;  // "ffnn layers=3 shards=2 ... on 5 mixed devices"
+};
+
+// Sample `index` of the distribution (deterministic in seed and index).
+TrainingSample sampleTraining(const TrainingDistribution& d, uint64_t index);
+
+// A layered DAG: `layers` layers of up to `width` nodes, each node reading one to three nodes of
+// the layer before (and, with probability 1/5, one of an earlier layer); FLOPs and bytes
+// log-uniform over three decades. Deterministic in `seed`.
+DataflowGraph randomLayeredDag(uint64_t seed, int layers, int width);
+
+}  // namespace doppler::train
