@@ -158,10 +158,7 @@ void runExec(const ExecArgs& args) {
                                         : (simUs > 0 ? args.targetMs * 1e3 / simUs : 1);
   if (!shaped) scaledSimUs = simUs * scale;
   const CostTable costs(in.graph, in.devices);
-  exec::SyntheticWork work;
-  for (int v = 0; v < in.graph.nodeCount(); ++v)
-    work.compute_us.push_back(costs.compute(v, file.assignment[v]) * scale);
-  for (const Edge& e : in.graph.edges()) work.bytes.push_back(e.bytes);
+  exec::SyntheticWork work = exec::syntheticWork(in.graph, costs, file.assignment, scale);
   std::optional<CostTable> kernelCosts;
   if (shaped) kernelCosts.emplace(kernelGraph, in.devices);
   if (args.pace)

@@ -6,6 +6,7 @@
 #include <exception>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -130,8 +131,10 @@ void runTrain(const TrainArgs& args) {
   // The policy: from the checkpoint (its architecture), or new with the given architecture.
   args.arch.validate();
   policy::PolicyConfig arch = args.arch;
+  std::unique_ptr<train::LoadedPolicy> start;  // read once: its architecture, stage III's scores
   if (!args.from.empty()) {
-    const policy::PolicyConfig stored = torch.loadPolicy(args.from)->architecture();
+    start = torch.loadPolicy(args.from);
+    const policy::PolicyConfig stored = start->architecture();
     const bool archGiven = args.given("hidden") || args.given("mp-steps") ||
                            args.given("edge-hidden") || args.given("head-hidden") ||
                            args.given("device-hidden");
@@ -151,8 +154,7 @@ void runTrain(const TrainArgs& args) {
   if (real) {
     const CostTable costs(g, d);
     const policy::GraphFeatures features = policy::graphFeatures(costs);
-    expected = train::expectedImprovement(torch.loadPolicy(args.from)->scores(features), costs,
-                                          features, cfg.sim);
+    expected = train::expectedImprovement(start->scores(features), costs, features, cfg.sim);
   }
   RunRecording rec(args.record, spec, g, d);
   std::optional<sessions::MetricWriter> metrics;

@@ -104,11 +104,8 @@ views::MeasuredRun executeOnCpu(const views::SnapshotPtr& snapshot, const Cancel
     }
   }
   if (!backend) {
-    exec::SyntheticWork work;
-    for (int node = 0; node < graph.nodeCount(); ++node)
-      work.compute_us.push_back(s.costs->compute(node, s.assignment[node]) * scale);
-    for (const Edge& e : graph.edges()) work.bytes.push_back(e.bytes);
-    backend = std::make_unique<exec::CpuSyntheticBackend>(graph, std::move(work));
+    backend = std::make_unique<exec::CpuSyntheticBackend>(
+        graph, exec::syntheticWork(graph, *s.costs, s.assignment, scale));
   }
   return measure(snapshot, *backend, scale, cancel);
 }

@@ -49,7 +49,9 @@ void MainWindow::buildTraining() {
   connect(dashboard_, &TrainingDashboard::chooseCheckpointRequested, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Start from a policy checkpoint"),
                                                       {}, tr("Policy checkpoints (*.pt);;All (*)"));
-    if (!path.isEmpty()) dashboard_->setCheckpointFile(path);
+    if (path.isEmpty()) return;
+    dashboard_->setCheckpointFile(path);
+    updateTrainingExpectation();  // another file with "checkpoint" already chosen emits nothing
   });
   connect(dashboard_, &TrainingDashboard::showBestRequested, this,
           [this] { showBestTrainingPlacement(true); });
@@ -65,8 +67,6 @@ void MainWindow::buildTraining() {
                              .arg(QFileInfo(training_->checkpoint()).fileName()));
   });
   connect(training_, &TrainingController::progressed, dashboard_, &TrainingDashboard::addProgress);
-  connect(training_, &TrainingController::expectation, dashboard_,
-          &TrainingDashboard::setExpectation);
   connect(training_, &TrainingController::finished, this,
           [this](bool cancelled, double greedy, double lowerBound) {
             // Stage III's makespans are measured (kernels sized for this machine): beside the
@@ -152,9 +152,9 @@ void MainWindow::startTraining() {
   }
   // Stage III's makespans are measured on this machine's kernels, in other units than the
   // simulated references, so its charts go without them.
+  // The expectation (the Preview slot's, from the same settings) stays shown during the run.
   dashboard_->reset(stage == train::Stage::Real ? TrainingReferences{} : trainingReferences(),
                     training_->plannedEpisodes());
-  dashboard_->setExpectation({});
   dashboard_->setState(TrainingState::Running, tr("starting…"));
 }
 

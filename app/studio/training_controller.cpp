@@ -9,9 +9,6 @@
 
 #include "app/studio/job_runner.h"
 #include "core/graph/input_error.h"
-#include "core/policy/features.h"
-#include "core/sim/cost_table.h"
-#include "core/train/expected_improvement.h"
 #include "core/train/torch_module.h"
 #include "core/train/train_job.h"
 #include "core/train/train_recording.h"
@@ -154,15 +151,6 @@ bool TrainingController::start(TrainingLaunch launch, QString* error) {
                                  stored.describe() + "); the dashboard asks for " +
                                  asked.describe());
           architecture = stored;
-        }
-        if (config.stage == train::Stage::Real) {
-          // Before any real run: what simulation expects the policy to gain (milliseconds).
-          const CostTable costs(*graph, *devices);
-          const policy::GraphFeatures features = policy::graphFeatures(costs);
-          const train::ExpectedImprovement e = train::expectedImprovement(
-              torch.loadPolicy(from.toStdString())->scores(features), costs, features, config.sim);
-          ctx.post(
-              [this, text = QString::fromStdString(e.describe())] { Q_EMIT expectation(text); });
         }
         sessions::RunStore store(session);
         sessions::RunSpec spec = train::trainRunSpec(

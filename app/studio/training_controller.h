@@ -77,9 +77,6 @@ class TrainingController : public QObject {
   // `cancelled` runs keep their rows and checkpoint; the run id is that of the recorded run.
   void finished(bool cancelled, double greedyMakespan, double lowerBound);
   void failed(const QString& message);
-  // Stage III, before its first execution: the improvement simulation expects over
-  // critical-path ("12.3% faster than critical-path in simulation (...)").
-  void expectation(const QString& text);
 
  private:
   struct Outcome {

@@ -130,4 +130,12 @@ std::vector<double> CpuSyntheticBackend::outputDigest() const {
   return digest;
 }
 
+SyntheticWork syntheticWork(const DataflowGraph& g, const CostTable& costs, const Assignment& a,
+                            double scale) {
+  SyntheticWork work;
+  for (int v = 0; v < g.nodeCount(); ++v) work.compute_us.push_back(costs.compute(v, a[v]) * scale);
+  for (const Edge& e : g.edges()) work.bytes.push_back(e.bytes);
+  return work;
+}
+
 }  // namespace doppler::exec

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/exec/executor.h"
+#include "core/sim/cost_table.h"
 
 namespace doppler::exec {
 
@@ -19,6 +20,11 @@ struct SyntheticWork {
   // Per cross-device edge: how long its copy should take (0 or empty: as fast as memcpy goes).
   std::function<double(int e, int from, int to)> pace_us;
 };
+
+// The work of `a` on `g` (with its costs): each node computes its simulated time on its device
+// times `scale` (measured µs per simulated µs), each edge copies its bytes.
+SyntheticWork syntheticWork(const DataflowGraph& g, const CostTable& costs, const Assignment& a,
+                            double scale);
 
 class CpuSyntheticBackend : public Backend {
  public:

@@ -72,11 +72,8 @@ double ExecutionJudge::makespan(const Assignment& a, const std::vector<int>& ord
   if (!torch_) {
     // Synthetic kernels take their node's simulated time on its device, times the scale: a new
     // backend per placement, since the times follow the devices.
-    exec::SyntheticWork work;
-    for (int v = 0; v < g_.nodeCount(); ++v)
-      work.compute_us.push_back(costs_.compute(v, a[v]) * scale_);
-    for (const Edge& e : g_.edges()) work.bytes.push_back(e.bytes);
-    synthetic = std::make_unique<exec::CpuSyntheticBackend>(g_, std::move(work));
+    synthetic =
+        std::make_unique<exec::CpuSyntheticBackend>(g_, exec::syntheticWork(g_, costs_, a, scale_));
   }
   try {
     last_ = exec::execute(g_, a, costs_.devices(), torch_ ? *torch_ : *synthetic, o, cancel_);
