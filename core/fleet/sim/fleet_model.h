@@ -38,6 +38,12 @@ struct SimOptions {
   // Per-request simulator: after the last slot, requests still in the system finish on the last
   // slot's servers, so every arrival gets a latency (the slot model samples every arrival too).
   bool drain_at_end = true;
+  // The forecast a policy sees (SlotState::predicted). 0: the mean of the last 5 slots. In
+  // (0, 1]: the true next slot's arrivals, each off by a relative error of ln(1 / accuracy) with
+  // a random sign (seeded), so TORTA's prediction accuracy PA = exp(-mean relative error) is this
+  // value (less where a minus error would go below zero and is clipped): the knob of the
+  // prediction-accuracy sweep.
+  double forecast_accuracy = 0;
 };
 
 // One GPU type's service model for the world's model: prefill(n) and the decode step

@@ -59,6 +59,16 @@ struct SlotState {
   double poolRate(int region) const { return fleet->poolRate(region); }
 };
 
+// Why a policy allocated what it did in the slot just decided, for the decision trace (the
+// studio's fleet workbench, `fleet simulate --json`). Methods without a reference plan leave it
+// empty.
+struct SlotExplanation {
+  bool has_reference = false;
+  Allocation reference;  // the plan that guided the allocation (TORTA: the slot's OT plan)
+  bool fallback = false;  // the safety layer replaced the learned allocation by the reference
+  std::string reason;     // why it fell back ("" when it did not)
+};
+
 // A fleet scheduling method. reset() starts a run (a fresh episode); allocate() is called once
 // per slot, in order, and must return a row-stochastic regions x regions matrix (the simulators
 // check and throw std::logic_error otherwise).
@@ -68,6 +78,16 @@ class SchedulingPolicy {
   virtual std::string name() const = 0;
   virtual void reset(const FleetModel& /*fleet*/, uint64_t /*seed*/) {}
   virtual Allocation allocate(const SlotState& state) = 0;
+  // Called after allocate(): what guided this slot's allocation.
+  virtual SlotExplanation explain() const { return {}; }
+  // The per-region server allocator: how many servers each region should have on for this slot,
+  // given the requests `routed` to each region by the slot's allocation. A method without its
+  // own allocator returns false and the simulator's reactive autoscaler decides
+  // (FleetModel::serversNeeded over routed demand plus backlog).
+  virtual bool serverTargets(const SlotState& /*state*/, const std::vector<double>& /*routed*/,
+                             std::vector<int>& /*targets*/) {
+    return false;
+  }
 };
 
 }  // namespace doppler::fleet::sim

@@ -401,7 +401,7 @@ SimResult RequestSimulator::run() {
       account(static_cast<int>(s), start);
     }
     busyInSlot_.assign(n, 0.0);
-    for (int j = 0; j < n; ++j) targets[j] = fleet_.serversNeeded(j, (routed[j] + queued[j]) / T);
+    serverTargets(policy_, state, routed, targets);
     if (t == 0) {
       plan_.startWarm(targets);
     } else {
@@ -425,6 +425,7 @@ SimResult RequestSimulator::run() {
       busyShare[j] = busyInSlot_[j] / (on * T);
     }
     tracker.end(busyShare);
+    recordSlot(result, policy_, state, routed, plan_, busyShare);
     const double system = static_cast<double>(inSystem());
     metrics_.setQueued(system);
     // The invariant, from independent counts: every request that arrived has completed, is in

@@ -13,12 +13,33 @@ namespace doppler::fleet::sim {
 struct SlotSeries {
   std::vector<double> arrivals, served, queued, rejected;  // per slot, whole fleet
   std::vector<double> mean_response_s;                     // arrivals' mean end-to-end
+  std::vector<double> power_usd;                           // electricity this slot (slot model)
+};
+
+// Per slot and region, row-major [slot * regions + region]: what the fleet workbench's map and
+// heatmap show.
+struct RegionSeries {
+  int regions = 0;
+  std::vector<double> arrivals;      // requests whose home is the region
+  std::vector<double> routed;        // requests the allocation sent to the region
+  std::vector<double> queued;        // backlog at the slot's start
+  std::vector<double> utilization;   // busy share of the region's On servers during the slot
+  std::vector<double> capacity_rps;  // requests/s of the servers On at the slot's start
+  std::vector<double> pool_rps;      // requests/s of the whole pool (constant per run)
+  std::vector<int> on_servers, powered_servers;  // at the slot's start, after the allocator
+
+  double at(const std::vector<double>& v, int slot, int region) const {
+    return v[static_cast<size_t>(slot) * regions + region];
+  }
 };
 
 struct SimResult {
   FleetMetrics metrics;
   SlotSeries series;
-  std::vector<Allocation> allocations;  // one per slot, as the policy returned it
+  RegionSeries region_series;
+  std::vector<Allocation> allocations;       // one per slot, as the policy returned it
+  std::vector<SlotExplanation> explanations;  // one per slot (SchedulingPolicy::explain)
+  int fallbacks = 0;                          // slots the safety layer fell back
 };
 
 // Slot-level flow/queueing model: per slot, each region's arrivals are split by the allocation,

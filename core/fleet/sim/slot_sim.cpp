@@ -108,13 +108,13 @@ SimResult simulateSlots(const FleetModel& fleet, const Demand& demand, Schedulin
     }
     metrics.arrived(slotArrivals);
 
-    for (int j = 0; j < n; ++j) targets[j] = fleet.serversNeeded(j, (routed[j] + queue[j]) / T);
+    serverTargets(policy, state, routed, targets);
     if (t == 0)
       plan.startWarm(targets);
     else
       metrics.coldStarts(plan.apply(start, targets, /*drain_immediately=*/true));
 
-    double slotServed = 0, slotRejected = 0;
+    double slotServed = 0, slotRejected = 0, slotPower = 0;
     std::vector<double> busyShare(n, 0.0);
     for (int j = 0; j < n; ++j) {
       const std::vector<int>& list = fleet.regionServers(j);
@@ -178,6 +178,7 @@ SimResult simulateSlots(const FleetModel& fleet, const Demand& demand, Schedulin
       tpot[j] = tp;
       decodeT[j] = std::max(0.0, g - 1.0) * tp;
       metrics.serverTime(j, busy, powered * T, joules, usd);
+      slotPower += joules / 3.6e6 * fleet.price(j);
       const double onTime = std::max(1e-9, powered * T - warmingTime);
       busyShare[j] = busy / onTime;
       metrics.countServed(served);
@@ -209,6 +210,8 @@ SimResult simulateSlots(const FleetModel& fleet, const Demand& demand, Schedulin
     metrics.setQueued(queued);
     if (options.check_invariants) metrics.checkConservation(t);
     tracker.end(busyShare);
+    recordSlot(result, policy, state, routed, plan, busyShare);
+    result.series.power_usd.push_back(slotPower);
     result.series.arrivals.push_back(slotArrivals);
     result.series.served.push_back(slotServed);
     result.series.queued.push_back(queued);

@@ -5,7 +5,9 @@
 #include <vector>
 
 #include "core/fleet/sim/policy.h"
+#include "core/fleet/sim/simulate.h"
 #include "core/fleet/world/demand.h"
+#include "core/fleet/world/random.h"
 
 namespace doppler::fleet::sim {
 
@@ -22,8 +24,19 @@ class SlotStateTracker {
  private:
   const FleetModel* fleet_;
   Forecaster forecaster_;
+  SplitMix64 forecast_noise_;
   std::vector<double> utilization_;
 };
+
+// The server targets for a slot: the policy's own allocator when it has one, else the reactive
+// autoscaler over the routed demand plus the backlog. Both simulators call this.
+void serverTargets(SchedulingPolicy& policy, const SlotState& state,
+                   const std::vector<double>& routed, std::vector<int>& targets);
+
+// Appends one slot to result.region_series and result.explanations (both simulators).
+void recordSlot(SimResult& result, SchedulingPolicy& policy, const SlotState& state,
+                const std::vector<double>& routed, const ServerPlan& plan,
+                const std::vector<double>& busy_share);
 
 // Throws std::logic_error naming the policy and slot unless `a` is a row-stochastic n x n matrix.
 void requireAllocation(const Allocation& a, int n, const std::string& policy, int slot);
