@@ -64,7 +64,7 @@ struct SlotState {
 // empty.
 struct SlotExplanation {
   bool has_reference = false;
-  Allocation reference;  // the plan that guided the allocation (TORTA: the slot's OT plan)
+  Allocation reference;   // the plan that guided the allocation (TORTA: the slot's OT plan)
   bool fallback = false;  // the safety layer replaced the learned allocation by the reference
   std::string reason;     // why it fell back ("" when it did not)
 };

@@ -37,7 +37,7 @@ struct SimResult {
   FleetMetrics metrics;
   SlotSeries series;
   RegionSeries region_series;
-  std::vector<Allocation> allocations;       // one per slot, as the policy returned it
+  std::vector<Allocation> allocations;        // one per slot, as the policy returned it
   std::vector<SlotExplanation> explanations;  // one per slot (SchedulingPolicy::explain)
   int fallbacks = 0;                          // slots the safety layer fell back
 };
