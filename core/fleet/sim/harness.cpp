@@ -60,20 +60,29 @@ PreparedScenario prepareScenario(const RunOptions& options) {
 
 SimResult runMethod(const PreparedScenario& prepared, const std::string& method,
                     const RunOptions& options) {
+  std::unique_ptr<SchedulingPolicy> policy = makePolicy(method);
+  return runPolicy(prepared, *policy, options);
+}
+
+SimResult runPolicy(const PreparedScenario& prepared, SchedulingPolicy& policy,
+                    const RunOptions& options) {
   const auto [context, generated] = meanTokens(prepared.scenario.demand);
   SimOptions sim = options.sim;
   sim.seed = options.seed;
   const FleetModel fleet(prepared.scenario.world, sim, context, generated);
-  std::unique_ptr<SchedulingPolicy> policy = makePolicy(method);
   return options.fidelity == Fidelity::Slot
-             ? simulateSlots(fleet, prepared.scenario.demand, *policy)
-             : simulateRequests(fleet, prepared.scenario.demand, *policy);
+             ? simulateSlots(fleet, prepared.scenario.demand, policy)
+             : simulateRequests(fleet, prepared.scenario.demand, policy);
 }
 
 Comparison compareMethods(const RunOptions& options, const std::vector<std::string>& methods,
-                          int seeds) {
+                          int seeds, const PolicyFactory& factory) {
   if (seeds < 1) throw std::invalid_argument("seeds must be at least 1");
-  for (const std::string& m : methods) makePolicy(m);  // unknown names fail before any run
+  const PolicyFactory make = factory ? factory : PolicyFactory(makePolicy);
+  // Every method is built once, before any run: unknown names and unreadable checkpoints fail
+  // first, and a learned policy loads its checkpoint once.
+  std::map<std::string, std::unique_ptr<SchedulingPolicy>> policies;
+  for (const std::string& m : methods) policies[m] = make(m);
   Comparison c;
   c.methods = methods;
   for (int k = 0; k < seeds; ++k) {
@@ -81,7 +90,8 @@ Comparison compareMethods(const RunOptions& options, const std::vector<std::stri
     run.seed = options.seed + static_cast<uint64_t>(k);
     const PreparedScenario prepared = prepareScenario(run);
     c.capacity.push_back(prepared.capacity);
-    for (const std::string& m : methods) c.runs[m].push_back(runMethod(prepared, m, run).metrics);
+    for (const std::string& m : methods)
+      c.runs[m].push_back(runPolicy(prepared, *policies[m], run).metrics);
   }
   return c;
 }

@@ -2,7 +2,9 @@
 // One harness for every method (docs/fleet_sim.md, "Harness"): builds the scenario with the
 // demand scaled to a target load, runs a method on either simulator, and compares methods over
 // several seeds with identical seeds per method. The CLI, the benchmarks and the studio call it.
+#include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,12 @@ PreparedScenario prepareScenario(const RunOptions& options);
 // Runs `method` on the prepared scenario with options.fidelity and options.seed.
 SimResult runMethod(const PreparedScenario& prepared, const std::string& method,
                     const RunOptions& options);
+// The same with a policy the caller built (the learned method, tests).
+SimResult runPolicy(const PreparedScenario& prepared, SchedulingPolicy& policy,
+                    const RunOptions& options);
+
+// Builds a method by name (makePolicy, or one that also knows the learned method).
+using PolicyFactory = std::function<std::unique_ptr<SchedulingPolicy>(const std::string&)>;
 
 // Every method on seeds seed, seed + 1, ...: the same scenario and routing draws for each method
 // under one seed. Results per method, one FleetMetrics per seed, in seed order.
@@ -57,7 +65,7 @@ struct Comparison {
   std::vector<CapacityEstimate> capacity;  // per seed
 };
 Comparison compareMethods(const RunOptions& options, const std::vector<std::string>& methods,
-                          int seeds);
+                          int seeds, const PolicyFactory& factory = {});
 
 // The figures `fleet compare` reports, by name, from one run.
 std::map<std::string, double> headlineFigures(const FleetMetrics& m);

@@ -1,0 +1,39 @@
+#pragma once
+// Every fleet method by name, the learned one included: the CLI and the studio build and run
+// methods through here. The baselines come from core/fleet/sim; "torta" (the OT-guided PPO policy
+// with its demand predictor, per-region allocator and safety layer) is loaded from a checkpoint
+// through the LibTorch module, so nothing here includes a LibTorch header.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/common/cancel_token.h"
+#include "core/fleet/learn/fleet_train.h"
+#include "core/fleet/sim/harness.h"
+
+namespace doppler::fleet::learn {
+
+inline constexpr const char* kTortaMethod = "torta";
+
+// The baselines' names followed by "torta".
+const std::vector<std::string>& fleetMethodNames();
+
+// A method by name. "torta" needs `checkpoint` (InputError naming the file when it is missing or
+// not a fleet policy, or when the build has no LibTorch); its regions must match the fleet's
+// (checked at reset, InputError naming the checkpoint). std::invalid_argument for unknown names.
+std::unique_ptr<sim::SchedulingPolicy> makeFleetPolicy(const std::string& name,
+                                                       const std::string& checkpoint = "");
+
+// sim::runMethod and sim::compareMethods with "torta" available (from `checkpoint`).
+sim::SimResult runFleetMethod(const sim::PreparedScenario& prepared, const std::string& method,
+                              const sim::RunOptions& options, const std::string& checkpoint = "");
+sim::Comparison compareFleetMethods(const sim::RunOptions& options,
+                                    const std::vector<std::string>& methods, int seeds,
+                                    const std::string& checkpoint = "");
+
+// Trains the predictor and the PPO policy (through the LibTorch module), on the calling thread.
+// Progress is called from the same thread after each episode.
+FleetTrainResult trainFleetPolicy(const FleetTrainRequest& request, const CancelToken& cancel,
+                                  const FleetTrainProgressFn& progress);
+
+}  // namespace doppler::fleet::learn
