@@ -2,7 +2,6 @@
 // slot-level or the per-request simulator (core/fleet/sim, docs/fleet_sim.md) and print their
 // metrics; compare runs every method over several seeds with 95% confidence intervals. Both are
 // recorded in the run store as kind "fleet" (figures: the metrics).
-#include <filesystem>
 #include <memory>
 #include <numeric>
 #include <sstream>
@@ -14,6 +13,7 @@
 #include "fleet_cli.h"
 #include "output.h"
 #include "run_recording.h"
+#include "sessions/fleet_runs.h"
 #include "text_table.h"
 
 namespace doppler::cli {
@@ -107,44 +107,10 @@ nlohmann::json metricsJson(const fs::FleetMetrics& m) {
   return out;
 }
 
-sessions::RunSpec fleetSpec(const std::string& method, const FleetSimArgs& args,
-                            const fs::RunOptions& o, nlohmann::json extra) {
-  sessions::RunSpec spec;
-  spec.kind = "fleet";
-  spec.method = method;
-  spec.seed = o.seed;
-  spec.params = std::move(extra);
-  spec.params["topology"] = absoluteIfFile(args.topology);
-  spec.params["trace"] = absoluteIfFile(args.trace);
-  spec.params["slots"] = args.slots;
-  spec.params["slot_seconds"] = args.slotSeconds;
-  spec.params["horizon"] = args.horizon;
-  spec.params["load"] = args.load;
-  spec.params["time_scale"] = args.timeScale;
-  spec.params["pool_scale"] = args.poolScale;
-  spec.params["model"] = args.model;
-  spec.params["fidelity"] = args.fidelity;
-  spec.params["ttft_slo_s"] = args.ttftSlo;
-  spec.params["tpot_slo_s"] = args.tpotSlo;
-  return spec;
-}
-
-// The run store keeps a graph and a device set per run; a fleet run has neither, so it stores
-// an empty graph named "fleet:" and the topology (a file's stem, not its whole path, so `runs
-// list` stays readable; params keep the path), and an empty device set named after the fleet's
-// size, "12 regions, 60 GPUs".
-DataflowGraph fleetGraph(const std::string& topology) {
-  DataflowGraph g;
-  std::error_code ec;
-  const bool isFile = std::filesystem::is_regular_file(topology, ec);
-  g.name = "fleet:" + (isFile ? std::filesystem::path(topology).stem().string() : topology);
-  return g;
-}
-DeviceSet fleetDevices(const fs::PreparedScenario& p) {
-  DeviceSet d;
-  d.name = std::to_string(p.scenario.world.regionCount()) + " regions, " +
-           std::to_string(p.scenario.world.totalPool().total()) + " GPUs";
-  return d;
+// Recorded as the studio's fleet workbench records it (sessions/fleet_runs.h).
+sessions::RunSpec fleetSpec(const std::string& method, const fs::RunOptions& o,
+                            nlohmann::json extra) {
+  return sessions::fleetRunSpec(method, o, std::move(extra));
 }
 
 void runSimulate(const FleetSimArgs& args) {
@@ -153,8 +119,8 @@ void runSimulate(const FleetSimArgs& args) {
   // Bad input (files, options, a demand too large) exits 2 before a run is begun, so it leaves no
   // failed run in the store, as for the other commands.
   const fs::PreparedScenario prepared = prepare(o);
-  RunRecording rec(args.record, fleetSpec(args.method, args, o, nlohmann::json::object()),
-                   fleetGraph(args.topology), fleetDevices(prepared));
+  RunRecording rec(args.record, fleetSpec(args.method, o, nlohmann::json::object()),
+                   sessions::fleetRunGraph(args.topology), sessions::fleetRunDevices(prepared));
   const fs::SimResult result = fs::runMethod(prepared, args.method, o);
   const fs::FleetMetrics& m = result.metrics;
   for (size_t t = 0; t < result.series.queued.size(); ++t)
@@ -238,8 +204,8 @@ void runCompare(const FleetSimArgs& args) {
   const std::vector<std::string> methods = splitMethods(args.methods);
   nlohmann::json extra = {{"seeds", args.seeds}, {"methods", methods}};
   const fs::PreparedScenario first = prepare(o);  // validates options and reports the load
-  RunRecording rec(args.record, fleetSpec("compare", args, o, extra), fleetGraph(args.topology),
-                   fleetDevices(first));
+  RunRecording rec(args.record, fleetSpec("compare", o, extra),
+                   sessions::fleetRunGraph(args.topology), sessions::fleetRunDevices(first));
   fs::Comparison c;
   try {
     c = fs::compareMethods(o, methods, args.seeds);
@@ -248,7 +214,6 @@ void runCompare(const FleetSimArgs& args) {
   }
   // Per method, per headline figure: the mean over seeds and its 95% CI half-width.
   nlohmann::json table = nlohmann::json::object();
-  std::map<std::string, double> figures;
   for (const std::string& m : methods) {
     std::map<std::string, std::vector<double>> values;
     for (const fs::FleetMetrics& run : c.runs[m])
@@ -257,11 +222,12 @@ void runCompare(const FleetSimArgs& args) {
     for (const auto& [name, v] : values) {
       row[name] = mean(v);
       row[name + "_ci95"] = fs::ci95HalfWidth(v);
-      figures[m + "." + name] = mean(v);
     }
     table[m] = row;
   }
-  rec.save([&](sessions::RunStore& store, int64_t run) { store.setFigures(run, figures); });
+  rec.save([&](sessions::RunStore& store, int64_t run) {
+    store.setFigures(run, sessions::fleetCompareFigures(c));
+  });
   rec.finish();
   writeRecordedResult(
       args.output, rec,
