@@ -72,6 +72,7 @@ void addFleetCommands(CLI::App& app) {
   addFleetOtCommand(*fleet);
   addFleetWorldCommand(*fleet);
   addFleetSimulateCommands(*fleet);
+  addFleetTrainCommand(*fleet);
 }
 
 }  // namespace doppler::cli

@@ -14,6 +14,7 @@ void addFleetOtCommand(CLI::App& fleet);     // `doppler fleet ot` (cmd_fleet_ot
 void addFleetWorldCommand(CLI::App& fleet);  // `doppler fleet world` (cmd_fleet_world.cpp)
 // `doppler fleet simulate` and `doppler fleet compare` (cmd_fleet_simulate.cpp)
 void addFleetSimulateCommands(CLI::App& fleet);
+void addFleetTrainCommand(CLI::App& fleet);  // `doppler fleet train` (cmd_fleet_train.cpp)
 
 // Option checks with one plain message. CLI11's PositiveNumber prints its range up to DBL_MAX
 // ("Value 0 not in range 0.000000 to 179769313486231570...").

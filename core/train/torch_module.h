@@ -16,6 +16,8 @@
 #include "core/common/cancel_token.h"
 #include "core/exec/executor.h"
 #include "core/exec/torch_kernels.h"
+#include "core/fleet/learn/fleet_actor.h"
+#include "core/fleet/learn/fleet_train.h"
 #include "core/graph/dataflow_graph.h"
 #include "core/graph/device_set.h"
 #include "core/policy/episode.h"
@@ -56,6 +58,13 @@ class TorchModule {
   // each node, one intra-op thread. `g` must outlive the backend.
   virtual std::unique_ptr<exec::Backend> cpuBackend(const DataflowGraph& g,
                                                     const exec::TorchKernelSpec& spec) const = 0;
+  // TORTA's learned fleet policy (core/fleet/learn): a checkpoint as an actor (InputError naming
+  // the file when unreadable), and training it on the calling thread.
+  virtual std::shared_ptr<const fleet::learn::FleetActor> loadFleetPolicy(
+      const std::string& checkpoint) const = 0;
+  virtual fleet::learn::FleetTrainResult trainFleet(
+      const fleet::learn::FleetTrainRequest& request, const CancelToken& cancel,
+      const fleet::learn::FleetTrainProgressFn& progress) const = 0;
 };
 
 // The module, opened on the first call (thread-safe) and kept for the life of the process. It is
@@ -74,12 +83,14 @@ bool torchModuleBuiltIn();
 // cross its interface is refused instead of misread. Bump the version whenever the interface
 // changes in a way the sizes do not show.
 constexpr uint64_t torchModuleAbi() {
-  uint64_t h = 2;  // interface version
+  uint64_t h = 3;  // interface version
   for (uint64_t size :
        {sizeof(TrainRequest), sizeof(TrainConfig), sizeof(TrainResult), sizeof(TrainProgress),
         sizeof(policy::PolicyScores), sizeof(policy::PolicyConfig), sizeof(policy::GraphFeatures),
         sizeof(policy::EpisodeResult), sizeof(DataflowGraph), sizeof(DeviceSet), sizeof(Device),
-        sizeof(Node), sizeof(CancelToken), sizeof(nlohmann::json), sizeof(exec::TorchKernelSpec)})
+        sizeof(Node), sizeof(CancelToken), sizeof(nlohmann::json), sizeof(exec::TorchKernelSpec),
+        sizeof(fleet::learn::FleetTrainRequest), sizeof(fleet::learn::FleetTrainResult),
+        sizeof(fleet::learn::FleetTrainProgress), sizeof(fleet::sim::RunOptions)})
     h = h * 1000003 + size;
   return h;
 }

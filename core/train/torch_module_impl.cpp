@@ -3,6 +3,7 @@
 // links stays inside it.
 #include <utility>
 
+#include "core/fleet/learn/fleet_ppo.h"
 #include "core/policy/policy.h"
 #include "core/train/torch_exec_backend.h"
 #include "core/train/torch_module.h"
@@ -40,6 +41,15 @@ class Module final : public TorchModule {
   std::unique_ptr<exec::Backend> cpuBackend(const DataflowGraph& g,
                                             const exec::TorchKernelSpec& spec) const override {
     return makeTorchCpuBackend(g, spec);
+  }
+  std::shared_ptr<const fleet::learn::FleetActor> loadFleetPolicy(
+      const std::string& checkpoint) const override {
+    return fleet::learn::loadFleetActor(checkpoint);
+  }
+  fleet::learn::FleetTrainResult trainFleet(
+      const fleet::learn::FleetTrainRequest& request, const CancelToken& cancel,
+      const fleet::learn::FleetTrainProgressFn& progress) const override {
+    return fleet::learn::trainFleetPpo(request, cancel, progress);
   }
 };
 

@@ -149,11 +149,13 @@ class SdibPolicy : public SchedulingPolicy {
   static constexpr double kIdleWeight = 0.5;
 };
 
+}  // namespace
+
 // TORTA's OT layer (digest §2): the exact plan between the slot's request shares (rows) and
 // capacity shares (columns: each region's pool capacity less its backlog), cost the latency;
 // routing is the row-normalised plan. With balanced marginals the power term cannot move the
 // plan (digest's caveat), so the cost is latency alone.
-Allocation otPlan(const SlotState& s) {
+Allocation otPlan(const SlotState& s, const std::vector<double>& column_weights) {
   const int n = s.regions();
   ot::TransportProblem p;
   p.a = s.arrivals;
@@ -166,6 +168,11 @@ Allocation otPlan(const SlotState& s) {
   if (free <= 0)
     for (int j = 0; j < n; ++j) free += p.b[j] = s.poolRate(j);  // all full: by capacity alone
   if (free <= 0) return Allocation::identity(n);
+  if (!column_weights.empty()) {
+    free = 0;
+    for (int j = 0; j < n; ++j) free += p.b[j] *= column_weights[j];
+    if (free <= 0) return Allocation::identity(n);
+  }
   for (double& b : p.b) b *= total / free;
   p.cost = ot::Matrix(n, n);
   for (int i = 0; i < n; ++i)
@@ -177,6 +184,8 @@ Allocation otPlan(const SlotState& s) {
   normalizeRows(a);  // rows without requests: the identity row
   return a;
 }
+
+namespace {
 
 class OtPolicy : public SchedulingPolicy {
  public:

@@ -39,6 +39,12 @@ std::unique_ptr<SchedulingPolicy> makePolicy(const std::string& name);
 std::vector<double> waterFill(double total, const std::vector<double>& capacity,
                               const std::vector<double>& queued);
 
+// The OT method's plan for a slot (docs/fleet_sim.md, "ot"): arrivals to the pools' free capacity
+// (pool rate x slot - backlog) over one-way latency, exact, row-normalised. `column_weights`
+// (empty = all 1) scales each region's capacity marginal before normalising: the learned policy
+// moves load this way while staying an OT plan.
+Allocation otPlan(const SlotState& s, const std::vector<double>& column_weights = {});
+
 // Per-slot MILP (CBC) options.
 struct MilpOptions {
   double time_limit_s = 0.5;      // per slot; the best solution found by then is used

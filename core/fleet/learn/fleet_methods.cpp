@@ -1,0 +1,55 @@
+#include "core/fleet/learn/fleet_methods.h"
+
+#include <stdexcept>
+
+#include "core/fleet/learn/torta_policy.h"
+#include "core/fleet/sim/baselines.h"
+#include "core/graph/input_error.h"
+#include "core/train/torch_module.h"
+
+namespace doppler::fleet::learn {
+
+const std::vector<std::string>& fleetMethodNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v = sim::policyNames();
+    v.push_back(kTortaMethod);
+    return v;
+  }();
+  return names;
+}
+
+std::unique_ptr<sim::SchedulingPolicy> makeFleetPolicy(const std::string& name,
+                                                       const std::string& checkpoint) {
+  if (name != kTortaMethod) return sim::makePolicy(name);
+  if (checkpoint.empty())
+    throw std::invalid_argument("method torta needs a trained fleet policy (--policy FILE)");
+  const train::TorchModule& torch = train::loadTorchModule();
+  TortaOptions options;
+  // The safety layer's settings are the ones the policy was trained with.
+  std::shared_ptr<const FleetActor> actor = torch.loadFleetPolicy(checkpoint);
+  const nlohmann::json& config = actor->meta().value("config", nlohmann::json::object());
+  options.safety.threshold = config.value("safety_threshold", options.safety.threshold);
+  options.safety.window = config.value("safety_window", options.safety.window);
+  return std::make_unique<TortaPolicy>(std::move(actor), options);
+}
+
+sim::SimResult runFleetMethod(const sim::PreparedScenario& prepared, const std::string& method,
+                              const sim::RunOptions& options, const std::string& checkpoint) {
+  std::unique_ptr<sim::SchedulingPolicy> policy = makeFleetPolicy(method, checkpoint);
+  return sim::runPolicy(prepared, *policy, options);
+}
+
+sim::Comparison compareFleetMethods(const sim::RunOptions& options,
+                                    const std::vector<std::string>& methods, int seeds,
+                                    const std::string& checkpoint) {
+  return sim::compareMethods(options, methods, seeds, [&](const std::string& name) {
+    return makeFleetPolicy(name, checkpoint);
+  });
+}
+
+FleetTrainResult trainFleetPolicy(const FleetTrainRequest& request, const CancelToken& cancel,
+                                  const FleetTrainProgressFn& progress) {
+  return train::loadTorchModule().trainFleet(request, cancel, progress);
+}
+
+}  // namespace doppler::fleet::learn
