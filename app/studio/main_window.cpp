@@ -9,6 +9,7 @@
 #include <QMimeData>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTextBrowser>
@@ -27,6 +28,7 @@
 #include "views/common/node_details.h"
 #include "views/common/selection_state.h"
 #include "views/common/theme.h"
+#include "views/fleet/fleet_workbench.h"
 #include "views/graph/graph_view.h"
 #include "views/models/device_summary_model.h"
 #include "views/models/node_table_model.h"
@@ -65,7 +67,10 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
   centreLayout->setContentsMargins(0, 0, 0, 0);
   centreLayout->setSpacing(2);
   centreLayout->addWidget(banner_);
-  centreLayout->addWidget(splitter_, 1);
+  centralStack_ = new QStackedWidget;
+  centralStack_->setObjectName(QStringLiteral("centralStack"));
+  centralStack_->addWidget(splitter_);
+  centreLayout->addWidget(centralStack_, 1);
   setCentralWidget(centre);
   presentation_ = new PresentationMode(this, graphView_, timelineView_);
 
@@ -379,6 +384,7 @@ void MainWindow::setDarkTheme(bool dark) {
   }
   history_->applyTheme();
   if (dashboard_) dashboard_->applyTheme();
+  if (fleetWorkbench_) fleetWorkbench_->update();
   if (const SnapshotPtr s = document_->snapshot()) {
     graphView_->setSnapshot(s);
     timelineView_->setSnapshot(s);

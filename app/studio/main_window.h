@@ -5,6 +5,7 @@
 // wires parts together: each part is its own class (toolbar, error banner, presentation mode,
 // settings, docks), background work goes through the job runner, and the menus are built in
 // main_window_actions.cpp from the one shortcut table.
+#include <QByteArray>
 #include <QLabel>
 #include <QMainWindow>
 #include <QPointer>
@@ -23,6 +24,7 @@ class QTextBrowser;
 class QTableView;
 class QDockWidget;
 class QSortFilterProxyModel;
+class QStackedWidget;
 
 namespace doppler::views {
 class GraphView;
@@ -39,6 +41,8 @@ class TrainingDashboard;
 struct TrainingReferences;
 class RunsPanel;
 class RunCompareView;
+class FleetRunModel;
+class FleetWorkbench;
 }  // namespace doppler::views
 
 namespace doppler::studio {
@@ -55,6 +59,7 @@ class TrainingController;
 struct StepperSource;
 class RunsController;
 class OnnxDimsDialog;
+class FleetController;
 
 struct StudioOptions {
   QString file;        // a graph or device file to open
@@ -148,8 +153,18 @@ class MainWindow : public QMainWindow {
   // Waits on the job runner (layout, placement, search) until the window is settled.
   bool waitSettled(int timeout_ms);
 
+  // The Fleet perspective (main_window_fleet.cpp): the fleet workbench in the centre, the
+  // placement docks put away until the placement perspective returns.
+  views::FleetRunModel* fleetModel() const { return fleetModel_; }
+  views::FleetWorkbench* fleetWorkbench() const { return fleetWorkbench_; }
+  FleetController* fleetController() const { return fleetController_; }
+  bool fleetPerspective() const;
+  void setFleetPerspective(bool on);
+
   // Saves PNGs of every view and the whole window (the demo's evidence); returns the files.
   QStringList grabAll(const QString& dir);
+  // The fleet workbench's grabs (fleet-map.png, fleet-compare.png, ...) after small runs.
+  QStringList grabFleet(const QString& dir);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -192,6 +207,8 @@ class MainWindow : public QMainWindow {
   void showBestTrainingPlacement(bool atTheEnd);
   // The node details pane's text for a node (with the measured section when there is a run).
   QString detailsHtml(int node) const;
+  // main_window_fleet.cpp: the fleet workbench and its controller.
+  void buildFleet();
   // main_window.cpp: wiring.
   void connectParts();
   void requestLayout();
@@ -224,6 +241,7 @@ class MainWindow : public QMainWindow {
   QTableView* nodeTable_ = nullptr;
   QTextBrowser* details_ = nullptr;
   QSplitter* splitter_;
+  QStackedWidget* centralStack_ = nullptr;  // the placement views, or the fleet workbench
   ErrorBanner* banner_;
   StudioToolbar* toolbar_ = nullptr;
   PresentationMode* presentation_;
@@ -260,6 +278,11 @@ class MainWindow : public QMainWindow {
   QPointer<OnnxDimsDialog> dimsDialog_;
   QString importNotes_;
   QLabel* importLabel_ = nullptr;  // the open model's import notes, in the status bar
+  views::FleetRunModel* fleetModel_ = nullptr;
+  views::FleetWorkbench* fleetWorkbench_ = nullptr;
+  FleetController* fleetController_ = nullptr;
+  QAction* fleetAction_ = nullptr;
+  QByteArray placementState_;  // the docks as they were before the Fleet perspective
 };
 
 }  // namespace doppler::studio

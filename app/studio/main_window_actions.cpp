@@ -145,6 +145,11 @@ void MainWindow::buildActions() {
   addActions({leave, other});
   connect(presentation_, &PresentationMode::activeChanged, leave, &QAction::setEnabled);
   connect(presentation_, &PresentationMode::activeChanged, other, &QAction::setEnabled);
+  // The Fleet perspective: the fleet workbench instead of the graph and the timeline.
+  fleetAction_ = withKeys(viewMenu_->addAction(tr("&Fleet Workbench")), Command::FleetPerspective);
+  fleetAction_->setObjectName(QStringLiteral("actionFleetPerspective"));
+  fleetAction_->setCheckable(true);
+  connect(fleetAction_, &QAction::toggled, this, &MainWindow::setFleetPerspective);
   viewMenu_->addSeparator();
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));

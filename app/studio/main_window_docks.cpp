@@ -123,6 +123,7 @@ void MainWindow::buildDocks() {
   buildStepper();
   buildRuns();
   buildTraining();
+  buildFleet();
   presentation_->setCompanion(stepperDock_);
   for (QDockWidget* d : {tunerDock_, historyDock_, detailsDock_, devicesDock_, stepperDock_,
                          trainingDock_, nodesDock_, eventsDock_})

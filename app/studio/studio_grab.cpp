@@ -268,6 +268,9 @@ QStringList MainWindow::grabAll(const QString& dir) {
     }
   }
 
+  // The fleet workbench after a small comparison (fleet-map.png, fleet-compare.png).
+  files << grabFleet(dir);
+
   // A bad file: the message names the file and the problem; the graph stays open.
   QTemporaryDir tmp;
   const QString bad = tmp.filePath(QStringLiteral("broken-graph.json"));

@@ -146,6 +146,11 @@ std::vector<Shortcut> build() {
        {QKeySequence(tr("Ctrl+Shift+D"))},
        {},
        tr("light / dark theme")},
+      {Command::FleetPerspective,
+       studio,
+       {QKeySequence(tr("Ctrl+Shift+F"))},
+       {},
+       tr("fleet workbench / back to the placement views")},
       {Command::Help, studio, {key(Qt::Key_Question)}, {}, tr("this help")},
   };
 }

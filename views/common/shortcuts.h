@@ -50,6 +50,7 @@ enum class Command {
   PresentOtherView,
   DarkTheme,
   Help,
+  FleetPerspective,
 };
 
 struct Shortcut {
