@@ -2,16 +2,23 @@
 // slot-level or the per-request simulator (core/fleet/sim, docs/fleet_sim.md) and print their
 // metrics; compare runs every method over several seeds with 95% confidence intervals. Both are
 // recorded in the run store as kind "fleet" (figures: the metrics).
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
 
+#include "core/fleet/learn/fleet_methods.h"
 #include "core/fleet/sim/baselines.h"
 #include "core/fleet/sim/harness.h"
 #include "core/graph/input_error.h"
+#include "core/train/torch_module.h"
 #include "fleet_cli.h"
 #include "output.h"
+#include "progress_bar.h"
 #include "run_recording.h"
 #include "sessions/fleet_runs.h"
 #include "text_table.h"
@@ -21,6 +28,7 @@ namespace {
 
 namespace fs = doppler::fleet::sim;
 namespace fw = doppler::fleet;
+namespace fl = doppler::fleet::learn;
 
 struct FleetSimArgs : FleetScenarioArgs {
   FleetSimArgs() { poolScale = fs::RunOptions{}.pool_scale; }  // a loaded fleet: see --load
@@ -31,6 +39,8 @@ struct FleetSimArgs : FleetScenarioArgs {
   std::string method = "ot";  // simulate
   int seeds = 3;              // compare
   std::string methods;        // compare: comma-separated, empty = all
+  std::string policy;         // torta's checkpoint; compare trains one when none is given
+  int trainEpisodes = fl::FleetTrainConfig{}.episodes;
   OutputArgs output;
   RecordArgs record;
 };
@@ -63,11 +73,20 @@ fs::RunOptions runOptions(const FleetSimArgs& args) {
 }
 
 void checkMethod(const std::string& name) {
-  try {
-    fs::makePolicy(name);
-  } catch (const std::invalid_argument& e) {
-    throw InputError("", "--method " + name, e.what());
-  }
+  const std::vector<std::string>& known = fl::allFleetMethodNames();
+  if (std::find(known.begin(), known.end(), name) != known.end()) return;
+  std::string list;
+  for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+  throw InputError("", "--method " + name, "unknown method '" + name + "' (known: " + list + ")");
+}
+
+// torta's checkpoint read once up front, so a bad file fails before a run is recorded.
+void checkPolicy(const std::string& method, const std::string& policy, int regions) {
+  if (!fl::needsCheckpoint(method)) return;
+  if (policy.empty())
+    throw InputError("", "--policy",
+                     "method " + method + " needs a trained fleet policy (--policy FILE)");
+  fl::checkFleetPolicy(policy, regions);
 }
 
 fs::PreparedScenario prepare(const fs::RunOptions& o) {
@@ -119,9 +138,10 @@ void runSimulate(const FleetSimArgs& args) {
   // Bad input (files, options, a demand too large) exits 2 before a run is begun, so it leaves no
   // failed run in the store, as for the other commands.
   const fs::PreparedScenario prepared = prepare(o);
+  checkPolicy(args.method, args.policy, prepared.scenario.world.regionCount());
   RunRecording rec(args.record, fleetSpec(args.method, o, nlohmann::json::object()),
                    sessions::fleetRunGraph(args.topology), sessions::fleetRunDevices(prepared));
-  const fs::SimResult result = fs::runMethod(prepared, args.method, o);
+  const fs::SimResult result = fl::runFleetMethod(prepared, args.method, o, args.policy);
   const fs::FleetMetrics& m = result.metrics;
   for (size_t t = 0; t < result.series.queued.size(); ++t)
     rec.metric("queued", static_cast<int64_t>(t), result.series.queued[t]);
@@ -138,6 +158,7 @@ void runSimulate(const FleetSimArgs& args) {
                               {"seed", o.seed},
                               {"slots", o.slots},
                               {"load", loadJson(prepared, o)},
+                              {"fallbacks", result.fallbacks},
                               {"metrics", metricsJson(m)}};
       },
       [&] {
@@ -178,12 +199,20 @@ void runSimulate(const FleetSimArgs& args) {
           << "% served away from home, +" << fixedNumber(m.added_network_s * 1e3, 2)
           << " ms mean added round trip\n"
           << "simulated   in " << fixedNumber(m.wall_s, 3) << " s\n";
+        if (fl::needsCheckpoint(args.method))
+          s << "safety      " << result.fallbacks << " of " << o.slots
+            << " slots fell back to the OT plan\n";
         return s.str();
       });
 }
 
 std::vector<std::string> splitMethods(const std::string& list) {
-  if (list.empty()) return fs::comparedPolicies();
+  if (list.empty()) {
+    // Every method; the learned one only where this build has LibTorch to train or load it.
+    std::vector<std::string> all = fs::comparedPolicies();
+    if (train::torchModuleBuiltIn()) all.push_back(fl::kTortaMethod);
+    return all;
+  }
   std::vector<std::string> out;
   std::stringstream s(list);
   std::string item;
@@ -204,11 +233,35 @@ void runCompare(const FleetSimArgs& args) {
   const std::vector<std::string> methods = splitMethods(args.methods);
   nlohmann::json extra = {{"seeds", args.seeds}, {"methods", methods}};
   const fs::PreparedScenario first = prepare(o);  // validates options and reports the load
+  const bool torta = std::any_of(methods.begin(), methods.end(), fl::needsCheckpoint);
+  std::string policy = args.policy;
+  if (torta && !policy.empty())
+    checkPolicy(fl::kTortaMethod, policy, first.scenario.world.regionCount());
+  fl::FleetTrainResult trained;
+  if (torta && policy.empty()) {
+    // No checkpoint: train one on the spot for this scenario (on seeds from 1000, never the
+    // compared ones) into a temporary file, and say so.
+    policy = (std::filesystem::temp_directory_path() /
+              ("doppler-torta-" + std::to_string(::getpid()) + ".pt"))
+                 .string();
+    fl::FleetTrainRequest request;
+    request.scenario = o;
+    request.config.episodes = args.trainEpisodes;
+    request.out = policy;
+    request.checkpoint_every = 0;
+    ProgressBar bar("training torta");
+    trained = fl::trainFleetPolicy(request, CancelToken{}, [&](const fl::FleetTrainProgress& p) {
+      if (p.phase == "ppo") bar.update(p.episode, p.episodes);
+    });
+    bar.finish();
+    extra["trained_episodes"] = trained.episodes_done;
+  }
+  extra["policy"] = policy.empty() ? "" : absoluteIfFile(policy);
   RunRecording rec(args.record, fleetSpec("compare", o, extra),
                    sessions::fleetRunGraph(args.topology), sessions::fleetRunDevices(first));
   fs::Comparison c;
   try {
-    c = fs::compareMethods(o, methods, args.seeds);
+    c = fl::compareFleetMethods(o, methods, args.seeds, policy);
   } catch (const std::invalid_argument& e) {
     throw InputError("", "options", e.what());
   }
@@ -237,6 +290,7 @@ void runCompare(const FleetSimArgs& args) {
                               {"fidelity", args.fidelity},
                               {"seeds", args.seeds},
                               {"first_seed", o.seed},
+                              {"policy", policy},
                               {"slots", o.slots},
                               {"load", loadJson(first, o)},
                               {"methods", table}};
@@ -248,12 +302,12 @@ void runCompare(const FleetSimArgs& args) {
           << ".." << o.seed + args.seeds - 1 << " (mean ± 95% CI)\n"
           << loadLine(first, o) << "\n";
         const std::vector<std::pair<std::string, std::string>> cols = {
-            {"mean_response_s", "resp s"},   {"p95_response_s", "p95 s"},
-            {"ttft_p95_s", "TTFT95 s"},      {"tpot_p95_s", "TPOT95 s"},
-            {"slo_attainment", "SLO"},       {"mean_queue_s", "queue s"},
-            {"power_cost", "power $"},       {"switches", "switches"},
-            {"load_balance", "LB"},          {"utilization", "util"},
-            {"cross_region_share", "remote"}};
+            {"mean_response_s", "resp s"},    {"p95_response_s", "p95 s"},
+            {"ttft_p95_s", "TTFT95 s"},       {"tpot_p95_s", "TPOT95 s"},
+            {"slo_attainment", "SLO"},        {"mean_queue_s", "queue s"},
+            {"power_cost", "power $"},        {"switches", "switches"},
+            {"load_balance", "LB"},           {"utilization", "util"},
+            {"cross_region_share", "remote"}, {"fallbacks", "fallbacks"}};
         std::vector<std::vector<std::string>> rows;
         std::vector<std::string> header = {"method"};
         for (const auto& col : cols) header.push_back(col.second);
@@ -263,7 +317,10 @@ void runCompare(const FleetSimArgs& args) {
           for (const auto& col : cols) {
             const double v = table[m][col.first].get<double>();
             const double ci = table[m][col.first + "_ci95"].get<double>();
-            const int digits = col.first == "switches" || col.first == "power_cost" ? 1 : 3;
+            const int digits =
+                col.first == "switches" || col.first == "power_cost" || col.first == "fallbacks"
+                    ? 1
+                    : 3;
             row.push_back(fixedNumber(v, digits) +
                           (args.seeds > 1 ? "±" + fixedNumber(ci, digits) : ""));
           }
@@ -306,8 +363,9 @@ void addFleetSimulateCommands(CLI::App& fleet) {
   addCommonOptions(*simulate, *sim);
   simulate
       ->add_option("--method,-m", sim->method,
-                   "local, round-robin, least-loaded, skylb, sdib, ot, ot-smoothed, milp")
+                   "local, round-robin, least-loaded, skylb, sdib, ot, ot-smoothed, milp, torta")
       ->capture_default_str();
+  simulate->add_option("--policy", sim->policy, "torta's checkpoint (doppler fleet train)");
   simulate->callback([sim] { runSimulate(*sim); });
 
   auto cmp = std::make_shared<FleetSimArgs>();
@@ -318,6 +376,14 @@ void addFleetSimulateCommands(CLI::App& fleet) {
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   compare->add_option("--methods", cmp->methods, "Comma-separated methods (default: all)");
+  compare->add_option("--policy", cmp->policy,
+                      "torta's checkpoint (doppler fleet train); without it torta is trained "
+                      "first");
+  compare
+      ->add_option("--train-episodes", cmp->trainEpisodes,
+                   "Episodes when torta is trained on the spot")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
   compare->callback([cmp] { runCompare(*cmp); });
 }
 

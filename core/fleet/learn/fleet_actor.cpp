@@ -34,7 +34,7 @@ PredictorEncoding encodePredictorInput(const std::vector<std::vector<double>>& h
 }
 
 double decodePrediction(double output, double scale) {
-  return std::max(0.0, std::exp(std::clamp(output, -10.0, 5.0)) * scale - 1.0);
+  return std::max(0.0, std::exp(std::clamp(output, -10.0, 10.0)) * scale - 1.0);
 }
 
 double predictionTarget(double truth, double scale) {

@@ -18,11 +18,25 @@ const std::vector<std::string>& fleetMethodNames() {
   return names;
 }
 
+const std::vector<std::string>& allFleetMethodNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v = fleetMethodNames();
+    v.push_back(kTortaRoutingMethod);
+    v.push_back(kOtAllocatorMethod);
+    return v;
+  }();
+  return names;
+}
+
+bool needsCheckpoint(const std::string& name) {
+  return name == kTortaMethod || name == kTortaRoutingMethod || name == kOtAllocatorMethod;
+}
+
 std::unique_ptr<sim::SchedulingPolicy> makeFleetPolicy(const std::string& name,
                                                        const std::string& checkpoint) {
-  if (name != kTortaMethod) return sim::makePolicy(name);
+  if (!needsCheckpoint(name)) return sim::makePolicy(name);
   if (checkpoint.empty())
-    throw std::invalid_argument("method torta needs a trained fleet policy (--policy FILE)");
+    throw std::invalid_argument("method " + name + " needs a trained fleet policy (--policy FILE)");
   const train::TorchModule& torch = train::loadTorchModule();
   TortaOptions options;
   // The safety layer's settings are the ones the policy was trained with.
@@ -30,7 +44,19 @@ std::unique_ptr<sim::SchedulingPolicy> makeFleetPolicy(const std::string& name,
   const nlohmann::json& config = actor->meta().value("config", nlohmann::json::object());
   options.safety.threshold = config.value("safety_threshold", options.safety.threshold);
   options.safety.window = config.value("safety_window", options.safety.window);
-  return std::make_unique<TortaPolicy>(std::move(actor), options);
+  options.allocator = name != kTortaRoutingMethod;
+  options.learned = name != kOtAllocatorMethod;
+  return std::make_unique<TortaPolicy>(std::move(actor), options, name);
+}
+
+void checkFleetPolicy(const std::string& checkpoint, int regions) {
+  const std::shared_ptr<const FleetActor> actor =
+      train::loadTorchModule().loadFleetPolicy(checkpoint);
+  if (actor->regions() != regions)
+    throw InputError(checkpoint, "regions",
+                     "the policy was trained for " + std::to_string(actor->regions()) +
+                         " regions (" + actor->meta().value("topology", std::string("?")) +
+                         "); this fleet has " + std::to_string(regions));
 }
 
 sim::SimResult runFleetMethod(const sim::PreparedScenario& prepared, const std::string& method,

@@ -14,15 +14,28 @@
 namespace doppler::fleet::learn {
 
 inline constexpr const char* kTortaMethod = "torta";
+// Ablations of torta (same checkpoint): its learned routing with the simulator's reactive
+// autoscaler instead of the per-region allocator, and the OT plan with torta's allocator and
+// predictor but no learned routing. Not in the default comparison.
+inline constexpr const char* kTortaRoutingMethod = "torta-routing";
+inline constexpr const char* kOtAllocatorMethod = "ot-allocator";
+// Whether `name` needs a fleet policy checkpoint.
+bool needsCheckpoint(const std::string& name);
 
-// The baselines' names followed by "torta".
+// The baselines' names followed by "torta" (what `fleet compare` runs by default).
 const std::vector<std::string>& fleetMethodNames();
+// Those and the ablations.
+const std::vector<std::string>& allFleetMethodNames();
 
 // A method by name. "torta" needs `checkpoint` (InputError naming the file when it is missing or
 // not a fleet policy, or when the build has no LibTorch); its regions must match the fleet's
 // (checked at reset, InputError naming the checkpoint). std::invalid_argument for unknown names.
 std::unique_ptr<sim::SchedulingPolicy> makeFleetPolicy(const std::string& name,
                                                        const std::string& checkpoint = "");
+
+// Loads `checkpoint` and checks it was trained for a fleet of `regions` regions: InputError
+// naming the file otherwise (so a command refuses it before it begins a run).
+void checkFleetPolicy(const std::string& checkpoint, int regions);
 
 // sim::runMethod and sim::compareMethods with "torta" available (from `checkpoint`).
 sim::SimResult runFleetMethod(const sim::PreparedScenario& prepared, const std::string& method,

@@ -23,7 +23,7 @@ struct FleetTrainConfig {
   double gamma = 0.9;   // discount per slot
   double gae_lambda = 0.9;
   double entropy = 1e-3;
-  double init_log_std = -1.0;  // exploration around the OT plan at the start
+  double init_log_std = -1.5;  // exploration around the OT plan at the start (sd 0.22)
   // Reward per slot, all costs (TORTA's Eq. 3 plus response time and power):
   // -(response / response_scale) - ot_weight ||A - P*||^2 / n - switch_weight ||A - A_prev||^2 / n
   // - queue_weight queued / arrivals - power_weight power / mean power.

@@ -12,7 +12,7 @@ void RegionAllocator::reset(int regions) {
 
 std::vector<int> RegionAllocator::targets(const sim::SlotState& s, const sim::Allocation& a,
                                           const std::vector<double>& routed,
-                                          const std::vector<double>& forecast) {
+                                          const std::vector<double>& forecast, double utilization) {
   const int n = s.regions();
   if (static_cast<int>(error_.size()) != n) reset(n);
   const double T = s.slot_seconds;
@@ -30,7 +30,7 @@ std::vector<int> RegionAllocator::targets(const sim::SlotState& s, const sim::Al
     // so both are provisioned together.
     const double now = routed[j] + s.queued[j];
     const double ahead = s.queued[j] + next + z_ * sigma;
-    out[j] = s.fleet->serversNeeded(j, std::max(now, ahead) / T);
+    out[j] = s.fleet->serversNeeded(j, std::max(now, ahead) / T, utilization);
   }
   return out;
 }

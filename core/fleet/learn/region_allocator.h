@@ -21,8 +21,11 @@ class RegionAllocator {
   void reset(int regions);
   // Targets per region for this slot. `routed`: requests sent to each region this slot;
   // `forecast`: next slot's arrivals by home region.
+  // `utilization`: the load the servers are sized for (the simulator's autoscaler uses 0.8;
+  // the PPO policy chooses it each slot, trading response time against power).
   std::vector<int> targets(const sim::SlotState& state, const sim::Allocation& allocation,
-                           const std::vector<double>& routed, const std::vector<double>& forecast);
+                           const std::vector<double>& routed, const std::vector<double>& forecast,
+                           double utilization);
 
  private:
   double z_;

@@ -16,7 +16,15 @@ int observationSize(int regions) {
 }
 
 int actionSize(int regions) {
-  return regions + 1;
+  return regions + 2;
+}
+
+double utilizationOf(const std::vector<double>& action, int regions) {
+  const double x = regions + 1 < static_cast<int>(action.size()) ? action[regions + 1] : 0.0;
+  // 0.5 + 0.45 sigmoid(x + c) with sigmoid(c) = 2/3, so x = 0 gives 0.8.
+  const double c = std::log(2.0);
+  const double v = std::isfinite(x) ? x : 0.0;
+  return 0.5 + 0.45 / (1.0 + std::exp(-(v + c)));
 }
 
 double blendOf(double logit) {

@@ -8,6 +8,8 @@
 //   A = (1 - eta) A_prev + eta OT(mu, nu * exp(w)),   eta = sigmoid(x_n + 3).
 // A is row-stochastic by construction, equals the OT plan at w = 0 and eta = 1, and can still
 // move load between regions (w) and trade switching against tracking (eta): TORTA's two goals.
+// A last output sets the utilization the per-region allocator sizes servers for (fewer servers
+// save power, more serve faster): the policy's handle on the micro layer.
 #include <vector>
 
 #include "core/fleet/sim/policy.h"
@@ -23,10 +25,13 @@ int observationSize(int regions);
 std::vector<float> observation(const sim::SlotState& state, const std::vector<double>& forecast,
                                const sim::Allocation& reference);
 
-int actionSize(int regions);  // n log-weights and one blend logit
+int actionSize(int regions);  // n log-weights, one blend logit, one utilization logit
 // The allocation for `action` (actionSize values; non-finite entries count as 0).
 sim::Allocation decodeAction(const sim::SlotState& state, const std::vector<double>& action);
 // The blend eta for a blend logit.
 double blendOf(double logit);
+// The per-region allocator's target utilization for the last action value: in [0.5, 0.95],
+// 0.8 (the simulator's autoscaler's) at 0.
+double utilizationOf(const std::vector<double>& action, int regions);
 
 }  // namespace doppler::fleet::learn

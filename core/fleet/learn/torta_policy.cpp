@@ -51,6 +51,11 @@ sim::Allocation TortaPolicy::allocate(const sim::SlotState& s) {
   }
 
   const sim::Allocation reference = sim::otPlan(s);
+  explanation_ = {};
+  explanation_.has_reference = true;
+  explanation_.reference = reference;
+  utilization_ = 0.8;
+  if (!options_.learned) return allocation_ = reference;
   const std::vector<float> obs = observation(s, forecast_, reference);
   const ActorOutput out = actor_->act(obs);
   std::vector<double> action = out.mean;
@@ -70,13 +75,12 @@ sim::Allocation TortaPolicy::allocate(const sim::SlotState& s) {
     tr.value = out.value;
   }
   sim::Allocation learned = decodeAction(s, action);
+  utilization_ = utilizationOf(action, n);
   const SafetyVerdict verdict = safety_.check(s, learned, reference);
-  explanation_ = {};
-  explanation_.has_reference = true;
-  explanation_.reference = reference;
   explanation_.fallback = verdict.fallback;
   explanation_.reason = verdict.reason;
   allocation_ = verdict.fallback ? reference : std::move(learned);
+  if (verdict.fallback) utilization_ = 0.8;
   if (options_.sample) transitions_.push_back(std::move(tr));
   return allocation_;
 }
@@ -84,7 +88,7 @@ sim::Allocation TortaPolicy::allocate(const sim::SlotState& s) {
 bool TortaPolicy::serverTargets(const sim::SlotState& s, const std::vector<double>& routed,
                                 std::vector<int>& targets) {
   if (!options_.allocator) return false;
-  targets = allocator_.targets(s, allocation_, routed, forecast_);
+  targets = allocator_.targets(s, allocation_, routed, forecast_, utilization_);
   return true;
 }
 

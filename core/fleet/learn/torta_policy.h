@@ -22,6 +22,7 @@ struct TortaOptions {
   SafetyOptions safety;
   bool allocator = true;  // the per-region allocator; false leaves the simulator's autoscaler
   bool predictor = true;  // the learned predictor when the actor has one
+  bool learned = true;    // false: the OT plan itself (the ablation without the PPO policy)
 };
 
 // One slot of a sampled run, for PPO.
@@ -57,6 +58,7 @@ class TortaPolicy : public sim::SchedulingPolicy {
   std::vector<std::vector<double>> history_;
   std::vector<double> forecast_;
   sim::Allocation allocation_;
+  double utilization_ = 0.8;  // the allocator's target this slot
   sim::SlotExplanation explanation_;
   std::vector<Transition> transitions_;
   std::vector<double> forecast_truth_, forecast_made_;

@@ -73,8 +73,12 @@ FleetModel::FleetModel(const World& world, const SimOptions& options, double mea
 }
 
 int FleetModel::serversNeeded(int region, double demand_rps) const {
+  return serversNeeded(region, demand_rps, options_.target_utilization);
+}
+
+int FleetModel::serversNeeded(int region, double demand_rps, double target_utilization) const {
   const std::vector<int>& list = region_servers_[region];
-  const double want = demand_rps / options_.target_utilization;
+  const double want = demand_rps / target_utilization;
   double have = 0;
   int count = 0;
   for (int s : list) {

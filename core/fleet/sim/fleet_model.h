@@ -100,6 +100,8 @@ class FleetModel {
   // The autoscaler's decision: the smallest number of the region's servers (fastest first) whose
   // rates sum to demand_rps / target_utilization; at least one, at most the pool.
   int serversNeeded(int region, double demand_rps) const;
+  // The same at another target utilization (TORTA's allocator learns its own).
+  int serversNeeded(int region, double demand_rps, double target_utilization) const;
 
  private:
   const World* world_;

@@ -107,7 +107,8 @@ std::map<std::string, double> headlineFigures(const FleetMetrics& m) {
           {"switches", m.switches},
           {"load_balance", m.load_balance},
           {"utilization", m.utilization},
-          {"cross_region_share", m.cross_region_share}};
+          {"cross_region_share", m.cross_region_share},
+          {"fallbacks", m.fallbacks}};
 }
 
 std::map<std::string, double> allFigures(const FleetMetrics& m) {

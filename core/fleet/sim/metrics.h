@@ -66,6 +66,7 @@ struct FleetMetrics {
   double mean_network_s = 0;      // mean round trip over all served requests
 
   double wall_s = 0;  // simulator's own run time
+  int fallbacks = 0;  // slots a learned method's safety layer fell back to its reference plan
 };
 
 // Accumulates a run's figures; both simulators feed it the same way.

@@ -464,6 +464,7 @@ SimResult RequestSimulator::run() {
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
   result.metrics = metrics_.finish(slots, horizon, wall);
+  result.metrics.fallbacks = result.fallbacks;
   return result;
 }
 

@@ -223,6 +223,7 @@ SimResult simulateSlots(const FleetModel& fleet, const Demand& demand, Schedulin
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
   result.metrics = metrics.finish(slots, slots * T, wall);
+  result.metrics.fallbacks = result.fallbacks;
   return result;
 }
 

@@ -1,0 +1,86 @@
+// `doppler fleet train`, and torta in `fleet simulate|compare`, end to end with the LibTorch
+// module: the JSON, the run store, training on the spot, and bad checkpoints exiting 2.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/cli_fixture.h"
+
+namespace {
+
+using nlohmann::json;
+
+class FleetLearnCli : public doppler::testing::CliFixture {
+ protected:
+  // A small policy for abilene (24 slots, 2 episodes).
+  std::string trainSmall(const std::string& db) const {
+    const std::string ckpt = path("abilene.pt");
+    const auto r =
+        run("fleet train -t abilene --slots 24 --episodes 2 --train-seeds 1 "
+            "--predictor-epochs 5 --hidden 32 --out " +
+            ckpt + " --json --db " + db);
+    EXPECT_EQ(r.status, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["checkpoint"], ckpt);
+    EXPECT_EQ(j["figures"]["episodes_done"], 2);
+    EXPECT_EQ(j["curve"].size(), 2u);
+    EXPECT_GT(j["figures"]["predictor_accuracy"].get<double>(), 0);
+    return ckpt;
+  }
+};
+
+TEST_F(FleetLearnCli, TrainIsRecordedAndTortaRunsInSimulateAndCompare) {
+  const std::string db = path("runs.sqlite");
+  const std::string ckpt = trainSmall(db);
+  const auto sim = run("fleet simulate -t abilene --slots 24 --method torta --policy " + ckpt +
+                       " --json --db " + db);
+  ASSERT_EQ(sim.status, 0) << sim.err;
+  const json s = json::parse(sim.out);
+  EXPECT_EQ(s["method"], "torta");
+  EXPECT_GE(s["fallbacks"].get<int>(), 0);
+  EXPECT_EQ(s["metrics"]["fallbacks"], s["fallbacks"]);
+  const auto cmp =
+      run("fleet compare -t abilene --slots 24 --seeds 2 --methods ot,ot-allocator,"
+          "torta --policy " +
+          ckpt + " --json --db " + db);
+  ASSERT_EQ(cmp.status, 0) << cmp.err;
+  const json c = json::parse(cmp.out);
+  for (const char* m : {"ot", "ot-allocator", "torta"})
+    EXPECT_TRUE(c["methods"][m].contains("mean_response_s")) << m;
+  EXPECT_EQ(c["methods"]["ot"]["fallbacks"], 0);
+  const auto list = run("runs list --db " + db + " --json");
+  ASSERT_EQ(list.status, 0) << list.err;
+  const json runs = json::parse(list.out)["runs"];
+  EXPECT_EQ(runs.size(), 3u) << list.out;
+  bool sawTrain = false;
+  for (const json& r : runs) sawTrain = sawTrain || r.dump().find("\"train\"") != std::string::npos;
+  EXPECT_TRUE(sawTrain) << list.out;
+}
+
+TEST_F(FleetLearnCli, CompareTrainsTortaOnTheSpotWithoutAPolicy) {
+  const auto r =
+      run("fleet compare -t abilene --slots 12 --seeds 1 --methods ot,torta "
+          "--train-episodes 1 --json --no-record");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_FALSE(j["policy"].get<std::string>().empty());
+  EXPECT_TRUE(j["methods"]["torta"].contains("mean_response_s"));
+}
+
+TEST_F(FleetLearnCli, BadPoliciesExitTwoNamingTheProblem) {
+  expectBadInput("fleet simulate -t abilene --method torta --no-record", {"--policy"});
+  const std::string notes = write("notes.pt", "hello\n");
+  expectBadInput("fleet simulate -t abilene --method torta --policy " + notes + " --no-record",
+                 {notes, "not a fleet policy checkpoint"});
+  const std::string ckpt = trainSmall(path("runs.sqlite"));
+  expectBadInput("fleet simulate -t gabriel --method torta --policy " + ckpt + " --no-record",
+                 {ckpt, "12 regions", "25"});
+  expectBadInput("fleet train -t abilene --episodes 1 --no-record", {"--out"});
+  expectBadInput("fleet train -t abilene --episodes 1 --out " + path("x.pt") + " --from " + notes +
+                     " --no-record",
+                 {notes});
+  expectBadInput("fleet simulate -t abilene --method oracle --no-record",
+                 {"unknown method", "torta"});
+}
+
+}  // namespace

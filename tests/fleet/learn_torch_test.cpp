@@ -1,0 +1,115 @@
+// TORTA's networks, checkpoints and trainer (LibTorch, core/fleet/learn/fleet_ppo.h): a short
+// real training in the slot model, seeded, resumable and cancellable; bad checkpoints refused
+// with the file named.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/fleet/learn/fleet_ppo.h"
+#include "core/fleet/learn/torta_features.h"
+#include "core/fleet/learn/torta_policy.h"
+#include "core/graph/input_error.h"
+#include "tests/support/temp_dir.h"
+
+namespace {
+
+using namespace doppler::fleet::learn;
+namespace fs = doppler::fleet::sim;
+
+class FleetTrainer : public doppler::testing::TempDirTest {
+ protected:
+  FleetTrainRequest request(const std::string& out, int episodes) const {
+    FleetTrainRequest r;
+    r.scenario.topology = "abilene";
+    r.scenario.slots = 24;
+    r.config.episodes = episodes;
+    r.config.train_seeds = 2;
+    r.config.predictor_epochs = 5;
+    r.config.hidden = 32;
+    r.out = out;
+    return r;
+  }
+  // The actor's outputs on a fixed observation: equal outputs, equal networks.
+  static std::vector<double> probe(const FleetActor& actor) {
+    std::vector<float> obs(observationSize(actor.regions()));
+    for (size_t k = 0; k < obs.size(); ++k) obs[k] = 0.01f * static_cast<float>(k % 17);
+    ActorOutput out = actor.act(obs);
+    out.mean.push_back(out.value);
+    return out.mean;
+  }
+};
+
+TEST_F(FleetTrainer, TrainsWritesACheckpointAndReportsEachEpisode) {
+  std::vector<std::string> phases;
+  const FleetTrainResult r = trainFleetPpo(request(path("a.pt"), 3), doppler::CancelToken{},
+                                           [&](const FleetTrainProgress& p) {
+                                             if (phases.empty() || phases.back() != p.phase)
+                                               phases.push_back(p.phase);
+                                           });
+  EXPECT_EQ(phases, (std::vector<std::string>{"predictor", "ppo", "done"}));
+  EXPECT_EQ(r.episodes_done, 3);
+  ASSERT_EQ(r.history.size(), 3u);
+  for (const FleetTrainProgress& p : r.history) {
+    EXPECT_GT(p.response_s, 0);
+    EXPECT_GT(p.ot_response_s, 0);
+    EXPECT_TRUE(std::isfinite(p.reward));
+  }
+  EXPECT_GT(r.predictor_accuracy, 0);
+  EXPECT_LE(r.predictor_accuracy, 1);
+  EXPECT_GT(r.baseline_accuracy, 0);
+  const auto actor = loadFleetActor(path("a.pt"));
+  EXPECT_EQ(actor->regions(), 12);
+  EXPECT_EQ(actor->meta()["episodes_done"], 3);
+  EXPECT_EQ(actor->meta()["topology"], "abilene");
+  EXPECT_TRUE(actor->meta()["has_predictor"].get<bool>());
+  // The learned predictor forecasts every region.
+  const std::vector<double> f = actor->predict({{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}}, 45);
+  ASSERT_EQ(f.size(), 12u);
+  for (double x : f) EXPECT_GE(x, 0);
+}
+
+TEST_F(FleetTrainer, IsSeededAndResumesWhereItStopped) {
+  trainFleetPpo(request(path("a.pt"), 2), doppler::CancelToken{}, {});
+  trainFleetPpo(request(path("b.pt"), 2), doppler::CancelToken{}, {});
+  EXPECT_EQ(probe(*loadFleetActor(path("a.pt"))), probe(*loadFleetActor(path("b.pt"))));
+  FleetTrainRequest other = request(path("c.pt"), 2);
+  other.config.seed = 2;
+  trainFleetPpo(other, doppler::CancelToken{}, {});
+  EXPECT_NE(probe(*loadFleetActor(path("a.pt"))), probe(*loadFleetActor(path("c.pt"))));
+
+  FleetTrainRequest more = request(path("a.pt"), 1);
+  more.from = path("a.pt");
+  const FleetTrainResult r = trainFleetPpo(more, doppler::CancelToken{}, {});
+  EXPECT_EQ(r.episodes_done, 3);
+  EXPECT_EQ(loadFleetActor(path("a.pt"))->meta()["episodes_done"], 3);
+  EXPECT_NE(probe(*loadFleetActor(path("a.pt"))), probe(*loadFleetActor(path("b.pt"))));
+}
+
+TEST_F(FleetTrainer, CancelledRunKeepsItsCheckpoint) {
+  doppler::CancelToken cancel;
+  cancel.cancel();
+  const FleetTrainResult r = trainFleetPpo(request(path("a.pt"), 5), cancel, {});
+  EXPECT_TRUE(r.cancelled);
+  EXPECT_EQ(r.episodes_done, 0);
+  EXPECT_TRUE(std::filesystem::exists(path("a.pt")));
+  EXPECT_NO_THROW(loadFleetActor(path("a.pt")));
+}
+
+TEST_F(FleetTrainer, RefusesWhatIsNotAFleetCheckpointNamingTheFile) {
+  const std::string text = write("notes.pt", "not a checkpoint\n");
+  for (const std::string& bad : {text, path("missing.pt")}) {
+    try {
+      loadFleetActor(bad);
+      FAIL() << bad;
+    } catch (const doppler::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();
+    }
+  }
+  trainFleetPpo(request(path("a.pt"), 1), doppler::CancelToken{}, {});
+  FleetTrainRequest gabriel = request(path("g.pt"), 1);
+  gabriel.scenario.topology = "gabriel";  // 25 regions; the checkpoint has abilene's 12
+  gabriel.from = path("a.pt");
+  EXPECT_THROW(trainFleetPpo(gabriel, doppler::CancelToken{}, {}), doppler::InputError);
+}
+
+}  // namespace
