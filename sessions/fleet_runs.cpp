@@ -55,6 +55,7 @@ RunSpec fleetRunSpec(const std::string& method, const fs::RunOptions& o, nlohman
   spec.params["fidelity"] = fleetFidelityName(o.fidelity);
   spec.params["ttft_slo_s"] = o.sim.slo.ttft_s;
   spec.params["tpot_slo_s"] = o.sim.slo.tpot_s;
+  if (o.sim.forecast_accuracy > 0) spec.params["forecast_accuracy"] = o.sim.forecast_accuracy;
   return spec;
 }
 

@@ -36,6 +36,7 @@ struct FleetSimArgs : FleetScenarioArgs {
   std::string fidelity = "slot";
   double ttftSlo = fs::SloTargets{}.ttft_s;
   double tpotSlo = fs::SloTargets{}.tpot_s;
+  double forecastAccuracy = 0;  // 0: the simulator's mean-of-5 forecast and torta's predictor
   std::string method = "ot";  // simulate
   int seeds = 3;              // compare
   std::string methods;        // compare: comma-separated, empty = all
@@ -69,6 +70,7 @@ fs::RunOptions runOptions(const FleetSimArgs& args) {
   }
   o.sim.slo.ttft_s = args.ttftSlo;
   o.sim.slo.tpot_s = args.tpotSlo;
+  o.sim.forecast_accuracy = args.forecastAccuracy;
   return o;
 }
 
@@ -349,6 +351,12 @@ void addCommonOptions(CLI::App& cmd, FleetSimArgs& args) {
       ->capture_default_str();
   cmd.add_option("--tpot-slo", args.tpotSlo, "TPOT target for SLO attainment, s")
       ->check(positiveNumber())
+      ->capture_default_str();
+  cmd.add_option("--forecast-accuracy", args.forecastAccuracy,
+                 "Impose the next-slot forecast's accuracy PA = exp(-mean relative error), in "
+                 "(0, 1] (the true next slot, each region off by ln(1/PA)); 0: the methods' own "
+                 "forecasts")
+      ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   addOutputOptions(cmd, args.output);
   addRecordOptions(cmd, args.record);

@@ -13,6 +13,7 @@
 #include "core/fleet/learn/torta_features.h"
 #include "core/fleet/learn/torta_policy.h"
 #include "core/fleet/sim/baselines.h"
+#include "core/fleet/sim/matching.h"
 #include "core/fleet/sim/simulate.h"
 #include "core/fleet/sim/slot_state.h"
 #include "core/graph/input_error.h"
@@ -296,6 +297,32 @@ TEST(FleetLearnForecastKnob, ImposedAccuracyIsMeasuredBack) {
     // last slot forecasts itself.
     EXPECT_NEAR(policy.forecastAccuracy(), pa, 0.02) << pa;
   }
+}
+
+}  // namespace
+
+namespace {
+
+using doppler::fleet::sim::matchScore;
+using doppler::fleet::sim::ServerView;
+
+TEST(FleetLearnMatching, PrefersFastEmptyAndRecentlyUsedServers) {
+  ServerView fast;
+  fast.rate = 10;
+  fast.fastest_rate = 10;
+  fast.kv_tokens = 100000;
+  ServerView slow = fast;
+  slow.rate = 2;
+  EXPECT_GT(matchScore(fast, 1000), matchScore(slow, 1000));
+  ServerView busy = fast;
+  busy.kv_used = 80000;
+  busy.batch = 200;
+  EXPECT_GT(matchScore(fast, 1000), matchScore(busy, 1000));
+  ServerView warm = fast;
+  warm.since_same_home_s = 5;
+  EXPECT_GT(matchScore(warm, 1000), matchScore(fast, 1000));
+  // A request needing most of a server's KV cache matches it at half weight.
+  EXPECT_NEAR(matchScore(fast, 1000) - matchScore(fast, 60000), 0.4 * 0.5, 1e-12);
 }
 
 }  // namespace

@@ -43,6 +43,7 @@ class TortaPolicy : public sim::SchedulingPolicy {
   sim::SlotExplanation explain() const override { return explanation_; }
   bool serverTargets(const sim::SlotState& state, const std::vector<double>& routed,
                      std::vector<int>& targets) override;
+  bool scoresServers() const override { return options_.allocator; }  // the micro layer
 
   const std::vector<Transition>& transitions() const { return transitions_; }
   // The forecasts it used against the arrivals that followed: PA (fleet_actor.h) over the run.

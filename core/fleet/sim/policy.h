@@ -88,6 +88,9 @@ class SchedulingPolicy {
                              std::vector<int>& /*targets*/) {
     return false;
   }
+  // Per-request simulator: whether a queued request goes to the server with the best TORTA
+  // matching score (matching.h) instead of the least KV-loaded one.
+  virtual bool scoresServers() const { return false; }
 };
 
 }  // namespace doppler::fleet::sim

@@ -14,6 +14,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/fleet/sim/matching.h"
 #include "core/fleet/sim/simulate.h"
 #include "core/fleet/sim/slot_state.h"
 #include "core/fleet/world/random.h"
@@ -67,6 +68,7 @@ struct ServerRun {
   double next_target = kInf;      // smallest progress at which a batch member finishes
   // Accounting since `since`: time in each phase, and powered time.
   double since = 0, prefill_s = 0, decode_s = 0, idle_s = 0, warming_s = 0;
+  std::vector<double> last_home;  // when it last admitted a request from each home (TORTA)
 };
 
 class RequestSimulator {
@@ -96,7 +98,7 @@ class RequestSimulator {
   void runRegion(int region, double end);
   void finishJob(int job, double t);
   void refreshTarget(int server);
-  int chooseServer(int region, double need) const;
+  int chooseServer(int region, double need, int home, double now) const;
   long long inSystem() const;
 
   const FleetModel& fleet_;
@@ -170,9 +172,14 @@ void RequestSimulator::refreshTarget(int server) {
         std::min(run.next_target, jobs_[job].join_x + std::max(0, jobs_[job].generated - 1));
 }
 
-int RequestSimulator::chooseServer(int region, double need) const {
+int RequestSimulator::chooseServer(int region, double need, int home, double now) const {
   int best = -1;
   double bestLoad = kInf;
+  const bool scored = policy_.scoresServers();
+  double fastest = 0;
+  if (scored)
+    for (int id : fleet_.regionServers(region))
+      fastest = std::max(fastest, fleet_.serverRate(fleet_.servers()[id].gpu));
   for (int id : fleet_.regionServers(region)) {
     if (plan_.servers()[id].state != ServerState::On) continue;
     const ServerRun& run = runs_[id];
@@ -180,6 +187,21 @@ int RequestSimulator::chooseServer(int region, double need) const {
     const GpuModel& g = gpuOf(id);
     if (run.kv_used + need > g.kv_tokens) continue;
     if (static_cast<int>(run.batch.size()) >= options_.max_batch) continue;
+    if (scored) {
+      // TORTA's matching (matching.h): the best score first; "load" is its negation here.
+      ServerView v;
+      v.rate = fleet_.serverRate(fleet_.servers()[id].gpu);
+      v.fastest_rate = fastest;
+      v.kv_tokens = g.kv_tokens;
+      v.kv_used = run.kv_used;
+      v.batch = static_cast<int>(run.batch.size());
+      v.max_batch = options_.max_batch;
+      if (!run.last_home.empty() && run.last_home[home] > -kInf)
+        v.since_same_home_s = now - run.last_home[home];
+      const double score = -matchScore(v, need);
+      if (score < bestLoad) bestLoad = score, best = id;
+      continue;
+    }
     // Least loaded by KV share; the list is fastest first, so ties go to the faster GPU.
     const double load = run.kv_used / g.kv_tokens;
     if (load < bestLoad) bestLoad = load, best = id;
@@ -291,8 +313,13 @@ void RequestSimulator::dispatch(int region, double t) {
       queue.pop_front();
       continue;
     }
-    const int server = chooseServer(region, need);
+    const int server = chooseServer(region, need, head.home, t);
     if (server < 0) return;  // FIFO: the head waits for room
+    if (policy_.scoresServers()) {
+      std::vector<double>& last = runs_[server].last_home;
+      if (last.empty()) last.assign(fleet_.regions(), -kInf);
+      last[head.home] = t;
+    }
     startPrefill(server, t, region);
   }
 }
