@@ -24,6 +24,7 @@ LineChartSpec FleetChartsView::spec(Metric metric) const {
     case Metric::Response:
       s.title = tr("mean response per slot");
       s.unit = QStringLiteral("s");
+      s.logY = true;
       break;
     case Metric::Queued:
       s.title = tr("requests queued, whole fleet");

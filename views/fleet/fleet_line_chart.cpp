@@ -17,23 +17,32 @@ QRectF paintLineChart(QPainter& p, const QRectF& area, const LineChartSpec& spec
   p.save();
   p.setRenderHint(QPainter::Antialiasing);
   size_t slots = 0;
-  double lo = spec.zeroLine ? 0.0 : 0.0, hi = -INFINITY;
+  const bool logY = spec.logY;
+  // The axis works in f(v): v, or log10 v.
+  const auto f = [logY](double v) { return logY ? (v > 0 ? std::log10(v) : NAN) : v; };
+  double lo = logY ? INFINITY : 0.0, hi = -INFINITY;
   for (const ChartSeries& s : spec.series) {
     slots = std::max(slots, s.values.size());
     for (double v : s.values)
-      if (std::isfinite(v)) {
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
+      if (std::isfinite(f(v))) {
+        lo = std::min(lo, f(v));
+        hi = std::max(hi, f(v));
       }
   }
+  if (!std::isfinite(lo)) lo = 0;
   if (!std::isfinite(hi) || hi <= lo) hi = lo + 1;
   hi += 0.05 * (hi - lo);
-  const double yLabelW = fm.horizontalAdvance(QStringLiteral("-0.000")) + 8;
+  const auto label = [&](double axis) { return shortValue(logY ? std::pow(10.0, axis) : axis); };
+  double yLabelW = 0;
+  for (int k = 0; k <= 2; ++k)
+    yLabelW = std::max<double>(yLabelW, fm.horizontalAdvance(label(lo + (hi - lo) * k / 2.0)));
+  yLabelW += 8;
   const QRectF plot = area.adjusted(yLabelW, fm.height() + 8, -8, -fm.height() - 4);
   // Title and legend on one line.
   p.setPen(th.text);
   QString title = spec.title;
   if (!spec.unit.isEmpty()) title += QStringLiteral(" (") + spec.unit + QStringLiteral(")");
+  if (logY) title += QCoreApplication::translate("FleetLineChart", ", log scale");
   p.drawText(QPointF(area.left() + 4, area.top() + fm.ascent() + 2), title);
   double lx = area.left() + 12 + fm.horizontalAdvance(title) + 12;
   for (const ChartSeries& s : spec.series) {
@@ -62,7 +71,7 @@ QRectF paintLineChart(QPainter& p, const QRectF& area, const LineChartSpec& spec
     if (k == 1) p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
     p.setPen(th.mutedText);
     p.drawText(QRectF(area.left(), y - fm.height() / 2.0, yLabelW - 4, fm.height()),
-               Qt::AlignRight | Qt::AlignVCenter, shortValue(v));
+               Qt::AlignRight | Qt::AlignVCenter, label(v));
   }
   if (slots == 0) {
     p.restore();
@@ -91,11 +100,11 @@ QRectF paintLineChart(QPainter& p, const QRectF& area, const LineChartSpec& spec
     QPainterPath path;
     bool open = false;
     for (size_t t = 0; t < s.values.size(); ++t) {
-      if (!std::isfinite(s.values[t])) {
+      if (!std::isfinite(f(s.values[t]))) {
         open = false;
         continue;
       }
-      const QPointF pt(X(static_cast<double>(t)), Y(s.values[t]));
+      const QPointF pt(X(static_cast<double>(t)), Y(f(s.values[t])));
       if (open)
         path.lineTo(pt);
       else

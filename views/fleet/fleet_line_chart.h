@@ -25,6 +25,9 @@ struct LineChartSpec {
   std::vector<int> markers;  // slots marked on the x axis
   QString markerName;        // the markers' legend entry
   bool zeroLine = false;     // a line at y = 0 (regret)
+  // A logarithmic y axis (positive values only; others leave gaps): one method that saturates
+  // would otherwise flatten the others into a line at the bottom.
+  bool logY = false;
 };
 
 // Paints into `area`; returns the plot rectangle (for mapping clicks to slots).

@@ -256,7 +256,7 @@ void FleetMapView::paintMap(QPainter& p, const QRectF& area) {
   p.drawLine(QPointF(x, bar.center().y()), QPointF(x + 30, bar.center().y()));
   p.setPen(th.mutedText);
   const QString flowText =
-      tr("flow width: requests sent away (widest %1; %2 of %3 flows ≥ %4% of the slot shown)")
+      tr("flow width: requests sent away (widest %1; %2 of %3 flows ≥ %4% shown)")
           .arg(shortValue(maxFlow_))
           .arg(flows.size())
           .arg(model_->flows(method, slot).size())

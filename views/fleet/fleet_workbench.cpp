@@ -482,10 +482,10 @@ void FleetWorkbench::setState(FleetJobState state, const QString& text) {
     progress_->setRange(0, 1);
     progress_->setValue(state == FleetJobState::Idle ? 0 : 1);
   }
-  const Theme& th = Theme::current();
-  QPalette pal = stateLabel_->palette();
-  pal.setColor(QPalette::WindowText, state == FleetJobState::Failed ? th.critical : th.text);
-  stateLabel_->setPalette(pal);
+  // Only a failure has its own colour; otherwise the label follows the theme's palette.
+  stateLabel_->setStyleSheet(state == FleetJobState::Failed
+                                 ? QStringLiteral("color: %1").arg(Theme::current().critical.name())
+                                 : QString());
   stateLabel_->setText(text);
 }
 
