@@ -13,7 +13,7 @@
 namespace doppler::fleet::sim {
 
 struct MatchWeights {
-  double hw = 0.4, load = 0.4, loc = 0.2;
+  double hw = 0.2, load = 0.7, loc = 0.1;
 };
 
 struct ServerView {
