@@ -112,4 +112,30 @@ TEST_F(FleetTrainer, RefusesWhatIsNotAFleetCheckpointNamingTheFile) {
   EXPECT_THROW(trainFleetPpo(gabriel, doppler::CancelToken{}, {}), doppler::InputError);
 }
 
+TEST_F(FleetTrainer, DamagedCheckpointsAreRefusedNeverCrash) {
+  trainFleetPpo(request(path("a.pt"), 1), doppler::CancelToken{}, {});
+  const std::string good = doppler::testing::slurp(path("a.pt"));
+  ASSERT_FALSE(good.empty());
+  uint64_t state = 12345;
+  auto next = [&] { return state = state * 6364136223846793005ULL + 1442695040888963407ULL; };
+  int refused = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    std::string bytes = good;
+    if (trial % 4 == 0) {
+      bytes.resize(next() % bytes.size());  // truncated
+    } else {
+      for (int k = 0; k < 1 + trial; ++k) bytes[next() % bytes.size()] ^= static_cast<char>(0xff);
+    }
+    const std::string file = write("damaged.pt", bytes);
+    try {
+      loadFleetActor(file);  // a flip in padding can leave it readable
+    } catch (const doppler::InputError& e) {
+      ++refused;
+      EXPECT_NE(std::string(e.what()).find(file), std::string::npos);
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_GT(refused, 10);
+}
+
 }  // namespace

@@ -75,13 +75,16 @@ torch::serialize::InputArchive openArchive(const std::string& path, nlohmann::js
   if (!std::filesystem::is_regular_file(path))
     throw InputError(path, "", "no such fleet policy checkpoint");
   torch::serialize::InputArchive archive;
+  c10::IValue v;
+  bool tagged = false;
   try {
     archive.load_from(path);
-  } catch (const c10::Error&) {
-    throw InputError(path, "", "not a fleet policy checkpoint (not a LibTorch archive)");
+    tagged = archive.try_read("doppler_format", v) && v.isString();
+  } catch (const std::exception&) {
+    // c10::Error for what is not an archive; other exceptions from a damaged one's code section.
+    throw InputError(path, "", "not a fleet policy checkpoint (not a readable LibTorch archive)");
   }
-  c10::IValue v;
-  if (!archive.try_read("doppler_format", v) || !v.isString())
+  if (!tagged)
     throw InputError(path, "", "not a fleet policy checkpoint (no doppler_format entry)");
   if (v.toStringRef() != kFormat)
     throw InputError(
@@ -91,9 +94,11 @@ torch::serialize::InputArchive openArchive(const std::string& path, nlohmann::js
     archive.read("meta", v);
     *meta = nlohmann::json::parse(v.toStringRef());
     if (!meta->contains("regions") || !(*meta)["regions"].is_number_integer() ||
-        (*meta)["regions"].get<int>() < 1 || !meta->contains("hidden") ||
-        !(*meta)["hidden"].is_number_integer() || (*meta)["hidden"].get<int>() < 1)
-      throw std::runtime_error("no valid regions or hidden size");
+        (*meta)["regions"].get<int>() < 1 || (*meta)["regions"].get<int>() > 4096 ||
+        !meta->contains("hidden") || !(*meta)["hidden"].is_number_integer() ||
+        (*meta)["hidden"].get<int>() < 1 || (*meta)["hidden"].get<int>() > 4096)
+      // Bounded so a damaged size cannot ask for terabytes before the weights are checked.
+      throw std::runtime_error("no valid regions (1-4096) or hidden size (1-4096)");
   } catch (const std::exception& e) {
     throw InputError(path, "meta", std::string("damaged checkpoint: ") + e.what());
   }
@@ -124,6 +129,9 @@ FleetNets loadFleetCheckpoint(const std::string& path, nlohmann::json* meta,
   } catch (const c10::Error& e) {
     throw InputError(path, "model",
                      std::string("damaged checkpoint: ") + e.what_without_backtrace());
+  } catch (const std::exception&) {
+    // Not c10::Error: a damaged archive's code section; its message spans many lines.
+    throw InputError(path, "model", "damaged checkpoint (its archive cannot be parsed)");
   }
   m["checkpoint"] = path;
   if (meta) *meta = m;
@@ -190,6 +198,8 @@ bool restoreFleetOptimizer(const std::string& path, torch::optim::Optimizer& opt
   } catch (const c10::Error& e) {
     throw InputError(path, "optimizer",
                      std::string("damaged checkpoint: ") + e.what_without_backtrace());
+  } catch (const std::exception&) {
+    throw InputError(path, "optimizer", "damaged checkpoint (its archive cannot be parsed)");
   }
   return true;
 }
