@@ -204,7 +204,13 @@ void FleetMapView::paintMap(QPainter& p, const QRectF& area) {
   const auto pool = [&](int i) { return rs.pool_rps.empty() ? 0.0 : rs.at(rs.pool_rps, 0, i); };
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return pool(a) > pool(b); });
   const size_t labelled = w->regionCount() <= 14 ? order.size() : 8;
-  for (int i : order) {
+  // The selected region last, on top of its neighbours.
+  std::vector<int> drawOrder = order;
+  if (model_->region() >= 0) {
+    drawOrder.erase(std::find(drawOrder.begin(), drawOrder.end(), model_->region()));
+    drawOrder.push_back(model_->region());
+  }
+  for (int i : drawOrder) {
     const QPointF c = toWidget(i, area);
     const double rad = discRadius(i, area);
     const double util = model_->heat(HeatMetric::PoolUtilization, method, slot, i);
@@ -251,7 +257,14 @@ void FleetMapView::paintMap(QPainter& p, const QRectF& area) {
   p.drawText(QPointF(bar.left(), bar.top() - 4), tr("utilization of the pool (disc colour)"));
   double x = bar.left() + fm.horizontalAdvance(tr("utilization of the pool (disc colour)")) + 24;
   p.drawText(QPointF(x, bar.top() - 4), tr("disc area: pool rate"));
-  x += fm.horizontalAdvance(tr("disc area: pool rate")) + 24;
+  p.setPen(Qt::NoPen);
+  p.setBrush(th.critical);
+  p.drawRect(QRectF(x, bar.top() + 1, 5, 12));
+  p.setPen(th.mutedText);
+  p.drawText(QPointF(x + 10, bar.bottom() + 2), tr("queue (max %1)").arg(shortValue(maxQueue_)));
+  x += std::max(fm.horizontalAdvance(tr("disc area: pool rate")),
+                fm.horizontalAdvance(tr("queue (max %1)").arg(shortValue(maxQueue_))) + 10) +
+       24;
   p.setPen(QPen(flowColor, 6, Qt::SolidLine, Qt::RoundCap));
   p.drawLine(QPointF(x, bar.center().y()), QPointF(x + 30, bar.center().y()));
   p.setPen(th.mutedText);
@@ -261,15 +274,8 @@ void FleetMapView::paintMap(QPainter& p, const QRectF& area) {
           .arg(flows.size())
           .arg(model_->flows(method, slot).size())
           .arg(kFlowThreshold * 100, 0, 'g', 2);
-  p.drawText(QPointF(x, bar.top() - 4), flowText);
-  x += fm.horizontalAdvance(flowText) + 24;
-  if (x + 160 < area.right()) {
-    p.setPen(Qt::NoPen);
-    p.setBrush(th.critical);
-    p.drawRect(QRectF(x, bar.top() - 2, 5, 14));
-    p.setPen(th.mutedText);
-    p.drawText(QPointF(x + 10, bar.bottom()), tr("queue (max %1)").arg(shortValue(maxQueue_)));
-  }
+  p.drawText(QPointF(x, bar.top() - 4),
+             fm.elidedText(flowText, Qt::ElideRight, static_cast<int>(area.right() - x - 8)));
 }
 
 void FleetMapView::mouseMoveEvent(QMouseEvent* event) {
