@@ -25,10 +25,9 @@ FleetMapView::FleetMapView(FleetRunModel* model, QWidget* parent) : QWidget(pare
     update();
   });
   connect(model_, &FleetRunModel::selectionChanged, this, [this] {
-    // The width and queue scales are the shown method's over its whole run: steady while the
-    // slider plays.
-    maxFlow_ = model_->maxFlow(model_->method());
-    maxQueue_ = model_->heatMax(HeatMetric::Queue, model_->method());
+    // The width and queue scales are the shown method's over its whole run, steady while the
+    // slider plays: computed again only for another method.
+    if (scaledFor_ != model_->method()) project();
     update();
   });
 }
@@ -59,6 +58,7 @@ void FleetMapView::project() {
       maxPool_ = std::max(maxPool_, r->region_series.at(r->region_series.pool_rps, 0, i));
   maxFlow_ = model_->maxFlow(model_->method());
   maxQueue_ = model_->heatMax(HeatMetric::Queue, model_->method());
+  scaledFor_ = model_->method();
 }
 
 QRectF FleetMapView::plotArea(const QRectF& area) const {

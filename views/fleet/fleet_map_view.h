@@ -7,6 +7,7 @@
 // share x arrivals). Only flows above a small threshold are drawn, so a 37-region topology stays
 // readable. Names show for the largest pools, the selected region and on hover.
 #include <QWidget>
+#include <string>
 #include <vector>
 
 #include "views/fleet/fleet_run_model.h"
@@ -49,6 +50,7 @@ class FleetMapView : public QWidget {
   QRectF bounds_;
   int hovered_ = -1;
   double maxPool_ = 0, maxQueue_ = 0, maxFlow_ = 0;
+  std::string scaledFor_;  // the method the scales are of
 };
 
 }  // namespace doppler::views
