@@ -5,3 +5,8 @@ set_target_properties(fleet_studio_tests PROPERTIES AUTOMOC ON)
 target_link_libraries(fleet_studio_tests PRIVATE doppler_studio Qt6::Test)
 add_test(NAME studio.fleet COMMAND fleet_studio_tests)
 list(APPEND doppler_qt_tests studio.fleet)
+if(DOPPLER_TORCH)
+  # Train and the learned method run in the LibTorch module the test points at.
+  target_compile_definitions(fleet_studio_tests PRIVATE DOPPLER_TORCH_MODULE_PATH="$<TARGET_FILE:doppler_torch>")
+  add_dependencies(fleet_studio_tests doppler_torch)
+endif()

@@ -7,6 +7,7 @@
 // (a real SQLite file) as `fleet simulate|compare` records them, and cancel ends one cancelled.
 #include <QAction>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSlider>
@@ -333,6 +334,57 @@ class FleetStudioTest : public QObject {
     QCOMPARE(flows[0].from, 0);
     QCOMPARE(flows[0].to, 1);
     QCOMPARE(flows[0].requests, 0.6);
+  }
+
+  void trainThenCompareTheLearnedMethod() {
+    QString why;
+    if (!FleetController::trainAvailable(&why)) QSKIP(qPrintable(why));
+    // A tiny training (two PPO episodes on 24 slots), as from the form.
+    fillForm("ot", {}, 1, 24);
+    auto* episodes = bench()->findChild<QSpinBox*>(QStringLiteral("fleetEpisodes"));
+    QVERIFY(episodes);
+    episodes->setValue(2);
+    QVERIFY(bench()->settings().checkpoint.empty());
+    click("fleetTrain");
+    QVERIFY(w_->jobs()->waitIdle(600000));
+    QVERIFY2(bench()->state() == FleetJobState::Finished, qPrintable(bench()->stateText()));
+    QCOMPARE(w_->fleetController()->trainHistory().size(), size_t(2));
+    // The trained checkpoint is what the learned method runs from next.
+    const std::string checkpoint = bench()->settings().checkpoint;
+    QVERIFY(!checkpoint.empty());
+    QVERIFY(QFileInfo::exists(QString::fromStdString(checkpoint)));
+    std::vector<sessions::RunInfo> runs = storedRuns();
+    QCOMPARE(runs.size(), size_t(1));
+    QCOMPARE(runs[0].method, std::string("train"));
+    QCOMPARE(runs[0].status, sessions::RunStatus::Finished);
+    QCOMPARE(runs[0].figures.at("episodes_done"), 2.0);
+    QCOMPARE(runs[0].params["episodes"].get<int>(), 2);
+    {
+      sessions::RunStore store(db().toStdString());
+      QCOMPARE(sessions::loadSeries(store, runs[0].id, "response_s").values.size(), size_t(2));
+    }
+
+    // torta beside OT-only: its decision trace's reference is its own OT plan of the slot.
+    fillForm("ot", {"torta", "ot"}, 1, 24);
+    FleetLaunchSettings s = bench()->settings();
+    QCOMPARE(s.checkpoint, checkpoint);
+    click("fleetCompare");
+    QVERIFY(w_->jobs()->waitIdle(600000));
+    QVERIFY2(bench()->state() == FleetJobState::Finished, qPrintable(bench()->stateText()));
+    const fs::SimResult* torta = model()->result("torta");
+    QVERIFY(torta);
+    int own = 0;
+    for (int t = 0; t < 24; ++t) {
+      if (!model()->referenceIsOwn("torta", t)) continue;
+      ++own;
+      const fs::Allocation d = model()->difference("torta", t);
+      for (size_t k = 0; k < d.share.size(); ++k)
+        QVERIFY(near(d.share[k],
+                     torta->allocations[t].share[k] - torta->explanations[t].reference.share[k]));
+    }
+    QVERIFY2(own > 0, "torta explains its slots with the OT plan");
+    QCOMPARE(static_cast<int>(model()->fallbackSlots("torta").size()), torta->fallbacks);
+    QCOMPARE(storedRuns().size(), size_t(2));
   }
 
   void playStepsThroughTheSlotsAndLeavingRestoresThePlacementViews() {
