@@ -37,10 +37,10 @@ struct FleetSimArgs : FleetScenarioArgs {
   double ttftSlo = fs::SloTargets{}.ttft_s;
   double tpotSlo = fs::SloTargets{}.tpot_s;
   double forecastAccuracy = 0;  // 0: the simulator's mean-of-5 forecast and torta's predictor
-  std::string method = "ot";  // simulate
-  int seeds = 3;              // compare
-  std::string methods;        // compare: comma-separated, empty = all
-  std::string policy;         // torta's checkpoint; compare trains one when none is given
+  std::string method = "ot";    // simulate
+  int seeds = 3;                // compare
+  std::string methods;          // compare: comma-separated, empty = all
+  std::string policy;           // torta's checkpoint; compare trains one when none is given
   int trainEpisodes = fl::FleetTrainConfig{}.episodes;
   OutputArgs output;
   RecordArgs record;
@@ -134,6 +134,15 @@ sessions::RunSpec fleetSpec(const std::string& method, const fs::RunOptions& o,
   return sessions::fleetRunSpec(method, o, std::move(extra));
 }
 
+// The slots whose learned allocation the safety layer replaced, with the reason.
+nlohmann::json fallbackSlots(const fs::SimResult& result) {
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t t = 0; t < result.explanations.size(); ++t)
+    if (result.explanations[t].fallback)
+      out.push_back({{"slot", t}, {"reason", result.explanations[t].reason}});
+  return out;
+}
+
 void runSimulate(const FleetSimArgs& args) {
   const fs::RunOptions o = runOptions(args);
   checkMethod(args.method);
@@ -161,6 +170,7 @@ void runSimulate(const FleetSimArgs& args) {
                               {"slots", o.slots},
                               {"load", loadJson(prepared, o)},
                               {"fallbacks", result.fallbacks},
+                              {"fallback_slots", fallbackSlots(result)},
                               {"metrics", metricsJson(m)}};
       },
       [&] {
@@ -201,9 +211,16 @@ void runSimulate(const FleetSimArgs& args) {
           << "% served away from home, +" << fixedNumber(m.added_network_s * 1e3, 2)
           << " ms mean added round trip\n"
           << "simulated   in " << fixedNumber(m.wall_s, 3) << " s\n";
-        if (fl::needsCheckpoint(args.method))
+        if (fl::needsCheckpoint(args.method)) {
           s << "safety      " << result.fallbacks << " of " << o.slots
             << " slots fell back to the OT plan\n";
+          // The first few, with why: the full list is in --json and the studio's trace.
+          int shown = 0;
+          for (size_t t = 0; t < result.explanations.size() && shown < 5; ++t)
+            if (result.explanations[t].fallback)
+              s << "            slot " << t << ": " << result.explanations[t].reason << "\n",
+                  ++shown;
+        }
         return s.str();
       });
 }

@@ -39,6 +39,8 @@ TEST_F(FleetLearnCli, TrainIsRecordedAndTortaRunsInSimulateAndCompare) {
   EXPECT_EQ(s["method"], "torta");
   EXPECT_GE(s["fallbacks"].get<int>(), 0);
   EXPECT_EQ(s["metrics"]["fallbacks"], s["fallbacks"]);
+  EXPECT_EQ(s["fallback_slots"].size(), s["fallbacks"].get<size_t>());
+  for (const json& f : s["fallback_slots"]) EXPECT_FALSE(f["reason"].get<std::string>().empty());
   const auto cmp =
       run("fleet compare -t abilene --slots 24 --seeds 2 --methods ot,ot-allocator,"
           "torta --policy " +
