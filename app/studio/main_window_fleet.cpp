@@ -173,6 +173,29 @@ QStringList MainWindow::grabFleet(const QString& dir) {
   setDarkTheme(true);
   save(this, QStringLiteral("fleet-window-dark.png"));
   setDarkTheme(false);
+  // Where LibTorch is built in: a short training of the learned method from the form, then
+  // torta beside the baselines; its decision trace at a fallback slot if it has one.
+  if (FleetController::trainAvailable(nullptr)) {
+    FleetLaunchSettings t = s;
+    t.episodes = 8;
+    fleetWorkbench_->setSettings(t);
+    Q_EMIT fleetWorkbench_->trainRequested();
+    jobs_->waitIdle(600000);
+    QCoreApplication::processEvents();
+    t = fleetWorkbench_->settings();  // with the checkpoint the training wrote
+    t.methods = {"skylb", "ot", "torta"};
+    t.seeds = 2;
+    fleetWorkbench_->setSettings(t);
+    Q_EMIT fleetWorkbench_->compareRequested();
+    jobs_->waitIdle(600000);
+    QCoreApplication::processEvents();
+    if (fleetModel_->result("torta")) {
+      fleetModel_->setMethod("torta");
+      const std::vector<int> fallbacks = fleetModel_->fallbackSlots("torta");
+      fleetModel_->setSlot(fallbacks.empty() ? busiestSlot("torta") : fallbacks.front());
+      save(this, QStringLiteral("fleet-torta.png"));
+    }
+  }
   // The largest shipped topology the workbench is made for: cost266's 37 regions.
   s.options.topology = "cost266";
   s.method = "ot";

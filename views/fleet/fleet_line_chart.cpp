@@ -89,7 +89,7 @@ QRectF paintLineChart(QPainter& p, const QRectF& area, const LineChartSpec& spec
   p.drawText(QRectF(plot.left(), plot.bottom() + 1, plot.width(), fm.height()), Qt::AlignLeft,
              QStringLiteral("0"));
   p.drawText(QRectF(plot.left(), plot.bottom() + 1, plot.width(), fm.height()), Qt::AlignRight,
-             QCoreApplication::translate("FleetLineChart", "slot %1").arg(slots - 1));
+             QStringLiteral("%1 %2").arg(spec.xName).arg(slots - 1));
   p.setClipRect(plot.adjusted(-1, -1, 1, 1));
   for (const int m : spec.markers) {
     p.setPen(Qt::NoPen);

@@ -28,6 +28,7 @@ struct LineChartSpec {
   // A logarithmic y axis (positive values only; others leave gaps): one method that saturates
   // would otherwise flatten the others into a line at the bottom.
   bool logY = false;
+  QString xName = QStringLiteral("slot");  // the x axis' unit, on its last tick
 };
 
 // Paints into `area`; returns the plot rectangle (for mapping clicks to slots).

@@ -297,6 +297,7 @@ void FleetWorkbench::setTrainingCurve(const std::vector<double>& response,
   curve->spec = {};
   curve->spec.title = tr("training: response per episode");
   curve->spec.unit = QStringLiteral("s");
+  curve->spec.xName = tr("episode");
   curve->spec.series.push_back({QStringLiteral("torta"), methodColor("torta"), response, false});
   curve->spec.series.push_back({QStringLiteral("OT"), Theme::current().mutedText, ot, true});
   curve->setVisible(!response.empty());
