@@ -16,6 +16,8 @@ packages=(
   # LibTorch (core/policy, core/train) and OpenBLAS: without libopenblas0-pthread, Debian's
   # LibTorch runs matrix products on the generic reference BLAS (~20x slower).
   libtorch-dev libopenblas0-pthread
+  # core/train/distributed.cpp: the Gloo headers that c10d's ProcessGroupGloo.hpp includes.
+  libgloo-dev
   # core/fleet: LEMON's network simplex for exact optimal transport (core/fleet/ot), and CBC for
   # the per-slot MILP baseline a later fleet part adds.
   liblemon-dev coinor-libcbc-dev
