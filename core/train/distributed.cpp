@@ -198,7 +198,9 @@ std::unique_ptr<DataParallelGroup> DataParallelGroup::connect(const DistConfig& 
     options.port = static_cast<std::uint16_t>(config.master_port);
     options.isServer = config.rank == 0;
     options.numWorkers = static_cast<std::size_t>(config.world_size);
-    options.waitWorkers = true;
+    // Not waiting for the workers in the store: that wait ends silently at the timeout, and the
+    // Gloo rendezvous below would then wait a second timeout. Gloo's wait alone bounds joining.
+    options.waitWorkers = false;
     options.timeout = timeout;
     impl->store = c10::make_intrusive<c10d::TCPStore>(config.master_host, options);
 

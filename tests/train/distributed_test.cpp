@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/graph/input_error.h"
+#include "core/train/dp_worker.h"
 #include "tests/support/temp_dir.h"
 
 extern char** environ;
@@ -293,6 +294,54 @@ INSTANTIATE_TEST_SUITE_P(DeadOrHung, AWorkerFails,
                                                   : "Hangs") +
                                   "Rank" + std::to_string(info.param.victim);
                          });
+
+// LocalWorkers (`--workers N` on one machine) gives each worker its rank and the group.
+TEST(LocalWorkers, StartAGroupThatRunsToTheEnd) {
+  TempDir dir("dp_local");
+  LocalWorkers workers(DOPPLER_DP_WORKER,
+                       {"--timeout", "30", "--steps", "3", "--out", dir.path("rank%r.txt")}, 2, 0,
+                       {dir.path("rank0.log"), dir.path("rank1.log")});
+  EXPECT_EQ(workers.pids().size(), 2u);
+  const std::vector<WorkerExit> exits = workers.wait(10);
+  ASSERT_EQ(exits.size(), 2u);
+  for (const WorkerExit& exit : exits)
+    EXPECT_EQ(exit.status, 0) << exit.describe() << "\n"
+                              << slurp(dir.path("rank0.log")) << slurp(dir.path("rank1.log"));
+  EXPECT_EQ(LocalWorkers::firstFailure(exits), "");
+  const Result r0 = readResult(dir.path("rank0.txt"));
+  EXPECT_EQ(r0.losses.size(), 3u);
+  EXPECT_EQ(r0.params, readResult(dir.path("rank1.txt")).params);
+}
+
+TEST(LocalWorkers, NameTheWorkerThatDied) {
+  TempDir dir("dp_local_dies");
+  LocalWorkers workers(DOPPLER_DP_WORKER,
+                       {"--timeout", "5", "--steps", "5", "--victim", "1", "--die-at-step", "2",
+                        "--out", dir.path("rank%r.txt")},
+                       2, 0, {dir.path("rank0.log"), dir.path("rank1.log")});
+  const std::vector<WorkerExit> exits = workers.wait(30);
+  ASSERT_EQ(exits.size(), 2u);
+  EXPECT_EQ(exits[0].status, 1) << slurp(dir.path("rank0.log"));
+  EXPECT_EQ(exits[1].status, 128 + SIGKILL);
+  EXPECT_FALSE(exits[1].killedByUs);
+  EXPECT_EQ(LocalWorkers::firstFailure(exits), "rank 1 was killed by signal 9 (Killed)");
+}
+
+// A hung worker outlives the group's timeout; the launcher kills it after the grace period.
+TEST(LocalWorkers, KillAWorkerThatHangs) {
+  TempDir dir("dp_local_hangs");
+  LocalWorkers workers(DOPPLER_DP_WORKER,
+                       {"--timeout", "5", "--steps", "5", "--victim", "1", "--hang-at-step", "2",
+                        "--out", dir.path("rank%r.txt")},
+                       2, 0, {dir.path("rank0.log"), dir.path("rank1.log")});
+  const std::vector<WorkerExit> exits = workers.wait(1);
+  ASSERT_EQ(exits.size(), 2u);
+  EXPECT_EQ(exits[0].status, 1) << slurp(dir.path("rank0.log"));
+  EXPECT_TRUE(exits[1].killedByUs);
+  EXPECT_EQ(exits[1].describe(), "rank 1 hung and was killed");
+  EXPECT_EQ(LocalWorkers::firstFailure(exits), "rank 0 exited with status 1");
+  EXPECT_NE(slurp(dir.path("rank0.log")).find("Timed out"), std::string::npos);
+}
 
 }  // namespace
 }  // namespace doppler::train

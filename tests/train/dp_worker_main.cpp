@@ -4,7 +4,9 @@
 //   dp_worker --rank R --world-size W --master HOST:PORT --steps K --optimizer sgd|adam --out FILE
 //       worker R of W takes share R; gradients are averaged by all-reduce before every update.
 //       Ranks other than 0 start from different weights, so broadcastParameters() must fix that.
-//       --die-at-step S / --hang-at-step S: SIGKILL / SIGSTOP itself before step S's all-reduce.
+//       --die-at-step S / --hang-at-step S: SIGKILL / SIGSTOP itself before step S's all-reduce
+//       (only rank V with --victim V). "%r" in FILE stands for the rank (LocalWorkers gives every
+//       worker the same arguments).
 //   dp_worker --reference shares|full --shares W --steps K --optimizer sgd|adam --out FILE
 //       one process, no group: the mean of the W shares' gradients ("shares"), or the gradient
 //       of the loss over all the data at once ("full").
@@ -188,8 +190,9 @@ int worker(const Args& args) {
   if (!args.get("--bench").empty()) return bench(*group, args);
 
   const int steps = args.integer("--steps", 5);
-  const int dieAt = args.integer("--die-at-step", -1);
-  const int hangAt = args.integer("--hang-at-step", -1);
+  const bool victim = args.integer("--victim", config.rank) == config.rank;
+  const int dieAt = victim ? args.integer("--die-at-step", -1) : -1;
+  const int hangAt = victim ? args.integer("--hang-at-step", -1) : -1;
   // Rank 0's weights for everyone: the others start elsewhere on purpose.
   auto model = makeModel(config.rank == 0 ? kSeed : kSeed + 1000 * config.rank);
   group->broadcastParameters(*model);
@@ -210,7 +213,10 @@ int worker(const Args& args) {
     optimizer->step();
   }
   group->barrier();
-  writeResult(args.get("--out"), losses, model);
+  std::string out = args.get("--out");
+  if (const auto at = out.find("%r"); at != std::string::npos)
+    out.replace(at, 2, std::to_string(config.rank));
+  writeResult(out, losses, model);
   return 0;
 }
 
