@@ -29,6 +29,21 @@ CLI::Validator nonNegativeInteger() {
       "");  // the option's type already reads UINT in --help
 }
 
+fleet::sim::RunOptions scenarioRunOptions(const FleetScenarioArgs& a, double load) {
+  fleet::sim::RunOptions o;
+  o.topology = a.topology;
+  o.trace = a.trace;
+  o.slots = a.slots;
+  o.slot_seconds = a.slotSeconds;
+  o.seed = a.seed;
+  o.load = load;
+  o.time_scale = a.timeScale;
+  o.pool_scale = a.poolScale;
+  o.model = a.model;
+  o.horizon = parseHorizon(a.horizon);
+  return o;
+}
+
 void addFleetScenarioOptions(CLI::App& cmd, FleetScenarioArgs& args, const std::string& seedHelp,
                              const std::string& timeScaleHelp) {
   cmd.add_option("--topology,-t", args.topology,

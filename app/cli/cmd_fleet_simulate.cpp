@@ -47,17 +47,7 @@ struct FleetSimArgs : FleetScenarioArgs {
 };
 
 fs::RunOptions runOptions(const FleetSimArgs& args) {
-  fs::RunOptions o;
-  o.topology = args.topology;
-  o.trace = args.trace;
-  o.slots = args.slots;
-  o.slot_seconds = args.slotSeconds;
-  o.seed = args.seed;
-  o.load = args.load;
-  o.time_scale = args.timeScale;
-  o.pool_scale = args.poolScale;
-  o.model = args.model;
-  o.horizon = parseHorizon(args.horizon);
+  fs::RunOptions o = scenarioRunOptions(args, args.load);
   try {
     o.fidelity = fs::parseFidelity(args.fidelity);
   } catch (const std::invalid_argument& e) {

@@ -36,17 +36,8 @@ struct FleetTrainArgs : FleetScenarioArgs {
 };
 
 fs::RunOptions scenarioOptions(const FleetTrainArgs& a) {
-  fs::RunOptions o;
-  o.topology = a.topology;
-  o.trace = a.trace;
-  o.slots = a.slots;
-  o.slot_seconds = a.slotSeconds;
-  o.seed = fl::kTrainSeedBase;
-  o.load = a.load;
-  o.time_scale = a.timeScale;
-  o.pool_scale = a.poolScale;
-  o.model = a.model;
-  o.horizon = parseHorizon(a.horizon);
+  fs::RunOptions o = scenarioRunOptions(a, a.load);
+  o.seed = fl::kTrainSeedBase;  // training seeds are the trainer's (fleet_train.h)
   return o;
 }
 
@@ -101,20 +92,11 @@ void runFleetTrain(const FleetTrainArgs& args) {
   gCancel = nullptr;
   bar.finish();
 
-  double lastResponse = 0, lastOt = 0, lastReward = 0;
-  const size_t tail = std::min<size_t>(5, result.history.size());
-  for (size_t k = result.history.size() - tail; k < result.history.size(); ++k) {
-    lastResponse += result.history[k].response_s / tail;
-    lastOt += result.history[k].ot_response_s / tail;
-    lastReward += result.history[k].reward / tail;
-  }
-  const std::map<std::string, double> figures = {{"episodes_done", result.episodes_done},
-                                                 {"predictor_accuracy", result.predictor_accuracy},
-                                                 {"baseline_accuracy", result.baseline_accuracy},
-                                                 {"train_s", result.train_s},
-                                                 {"last5_response_s", lastResponse},
-                                                 {"last5_ot_response_s", lastOt},
-                                                 {"last5_reward", lastReward}};
+  const fl::FleetTrainTail last = fl::lastEpisodes(result);
+  const size_t tail = last.episodes;
+  const double lastResponse = last.response_s, lastOt = last.ot_response_s,
+               lastReward = last.reward;
+  const std::map<std::string, double> figures = fl::trainFigures(result);
   rec.save([&](sessions::RunStore& store, int64_t run) { store.setFigures(run, figures); });
   if (result.cancelled)
     rec.fail("cancelled after " + std::to_string(result.history.size()) +

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/fleet/sim/harness.h"
 #include "core/fleet/world/demand.h"
 #include "core/fleet/world/region_pool.h"
 
@@ -40,5 +41,7 @@ void addFleetScenarioOptions(CLI::App& cmd, FleetScenarioArgs& args, const std::
                              const std::string& timeScaleHelp);
 // --horizon's value; InputError naming the option otherwise.
 fleet::HorizonRule parseHorizon(const std::string& name);
+// The simulator harness's options from the scenario options (the rest keep their defaults).
+fleet::sim::RunOptions scenarioRunOptions(const FleetScenarioArgs& args, double load);
 
 }  // namespace doppler::cli

@@ -26,6 +26,16 @@ namespace fl = doppler::fleet::learn;
 
 namespace {
 
+// A run whose job failed is marked failed with the reason; if the store is failing too, the next
+// open marks it interrupted.
+void markFailed(sessions::RunStore* store, int64_t run, const std::exception& e) {
+  if (!store) return;
+  try {
+    store->finishRun(run, sessions::RunStatus::Failed, e.what());
+  } catch (...) {
+  }
+}
+
 // Thrown from inside the simulator (at the next slot) when the job is cancelled.
 struct FleetCancelled : std::exception {
   const char* what() const noexcept override { return "cancelled"; }
@@ -278,13 +288,7 @@ bool FleetController::start(const FleetJob& job, QString* error) {
               store ? tr("cancelled; run %1 kept as cancelled").arg(run) : tr("cancelled");
           if (store) store->finishRun(run, sessions::RunStatus::Cancelled);
         } catch (const std::exception& e) {
-          if (store) {
-            try {
-              store->finishRun(run, sessions::RunStatus::Failed, e.what());
-            } catch (...) {
-              // The store is failing too; the next open marks the run interrupted.
-            }
-          }
+          markFailed(store.get(), run, e);
           throw;
         }
         return outcome;
@@ -372,22 +376,11 @@ void FleetController::startTraining(const FleetJob& job) {
                 });
               });
           if (metrics) metrics->flush();
-          // The figures `fleet train` records.
-          double lastResponse = 0, lastOt = 0, lastReward = 0;
-          const size_t tail = std::min<size_t>(5, result.history.size());
-          for (size_t k = result.history.size() - tail; k < result.history.size(); ++k) {
-            lastResponse += result.history[k].response_s / tail;
-            lastOt += result.history[k].ot_response_s / tail;
-            lastReward += result.history[k].reward / tail;
-          }
+          const fleet::learn::FleetTrainTail last = fleet::learn::lastEpisodes(result);
+          const size_t tail = last.episodes;
+          const double lastResponse = last.response_s, lastOt = last.ot_response_s;
           if (store) {
-            store->setFigures(run, {{"episodes_done", result.episodes_done},
-                                    {"predictor_accuracy", result.predictor_accuracy},
-                                    {"baseline_accuracy", result.baseline_accuracy},
-                                    {"train_s", result.train_s},
-                                    {"last5_response_s", lastResponse},
-                                    {"last5_ot_response_s", lastOt},
-                                    {"last5_reward", lastReward}});
+            store->setFigures(run, fleet::learn::trainFigures(result));  // as `fleet train`
             store->finishRun(run, result.cancelled ? sessions::RunStatus::Cancelled
                                                    : sessions::RunStatus::Finished);
           }
@@ -405,13 +398,7 @@ void FleetController::startTraining(const FleetJob& job) {
                   .arg(result.predictor_accuracy, 0, 'f', 3)
                   .arg(QFileInfo(outcome.checkpoint).fileName());
         } catch (const std::exception& e) {
-          if (store) {
-            try {
-              store->finishRun(run, sessions::RunStatus::Failed, e.what());
-            } catch (...) {
-              // The store is failing too; the next open marks the run interrupted.
-            }
-          }
+          markFailed(store.get(), run, e);
           throw;
         }
         return outcome;

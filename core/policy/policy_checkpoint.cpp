@@ -63,6 +63,10 @@ void writeCheckpoint(const std::string& path, const Policy::Impl& impl, const nl
     for (size_t i = 0; i < extra->size(); ++i) more.write(extraKey(i), (*extra)[i]);
     archive.write("extra", more);
   }
+  saveArchiveAtomically(archive, path);
+}
+
+void saveArchiveAtomically(torch::serialize::OutputArchive& archive, const std::string& path) {
   const std::string tmp = path + ".tmp";
   try {
     archive.save_to(tmp);

@@ -59,6 +59,11 @@ struct Policy::Impl {
   Net net{nullptr};
 };
 
+// Writes `archive` to `path` through a temporary file and a rename, so a crash or a full disk
+// never leaves a half-written checkpoint where a good one was. InputError naming the file.
+// (The fleet policy's checkpoints use it too.)
+void saveArchiveAtomically(torch::serialize::OutputArchive& archive, const std::string& path);
+
 // Checkpoint archive: format tag, architecture, metadata JSON, parameters and optionally the
 // optimiser's state. Written to a temporary file and renamed.
 // `extra`: further tensors (the trainer's best parameters so far), stored in order.

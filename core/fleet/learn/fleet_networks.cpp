@@ -4,6 +4,7 @@
 
 #include "core/fleet/learn/torta_features.h"
 #include "core/graph/input_error.h"
+#include "core/policy/policy_impl.h"
 
 namespace doppler::fleet::learn {
 
@@ -57,16 +58,7 @@ void saveFleetCheckpoint(const std::string& path, FleetNets& nets, const nlohman
     optimizer->save(opt);
     archive.write("optimizer", opt);
   }
-  const std::string tmp = path + ".tmp";
-  try {
-    archive.save_to(tmp);
-  } catch (const c10::Error& e) {
-    throw InputError(path, "",
-                     "cannot write the checkpoint: " + std::string(e.what_without_backtrace()));
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw InputError(path, "", "cannot write the checkpoint: " + ec.message());
+  policy::saveArchiveAtomically(archive, path);
 }
 
 namespace {

@@ -4,6 +4,7 @@
 // (core/train/torch_module.h), which runs the training.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -71,5 +72,15 @@ struct FleetTrainResult {
   double train_s = 0;
   std::vector<FleetTrainProgress> history;  // one per PPO episode
 };
+
+// The means over the last `count` PPO episodes (fewer if the run had fewer): what `fleet train`
+// and the studio report at the end of a run.
+struct FleetTrainTail {
+  size_t episodes = 0;
+  double response_s = 0, ot_response_s = 0, reward = 0;
+};
+FleetTrainTail lastEpisodes(const FleetTrainResult& result, size_t count = 5);
+// The figures a training run records in the run store (`fleet train` and the studio alike).
+std::map<std::string, double> trainFigures(const FleetTrainResult& result);
 
 }  // namespace doppler::fleet::learn
