@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli_common.h"
+#include "cmd_train_general.h"
 #include "core/graph/input_error.h"
 #include "core/policy/features.h"
 #include "core/sim/lower_bound.h"
@@ -62,6 +63,7 @@ struct TrainArgs {
   policy::PolicyConfig arch;
   bool json = false;
   RecordArgs record;
+  GeneralTrainArgs general;
   // Options given on the command line (the rest keep the stage's defaults).
   std::map<std::string, CLI::Option*> opts;
   bool given(const std::string& name) const {
@@ -117,6 +119,16 @@ train::TrainConfig trainConfig(const TrainArgs& a, const DataflowGraph& g) {
 }
 
 void runTrain(const TrainArgs& args) {
+  if (args.general.general) {
+    if (!args.graph.graph.empty())
+      throw InputError("", "--graph", "--general samples its own graphs; give one or the other");
+    runGeneralTrain(args.general,
+                    {args.stage, args.out, args.from, args.given("episodes") ? args.episodes : 0,
+                     args.given("lr") ? args.lr : 0, args.seed, args.json});
+    return;
+  }
+  if (args.graph.graph.empty())
+    throw InputError("", "--graph", "a graph file is required (or --general)");
   const train::TorchModule& torch = train::loadTorchModule();
   DataflowGraph g = loadGraph(args.graph);
   DeviceSet d = loadDevices(args.devices);
@@ -366,6 +378,10 @@ void addTrainCommands(CLI::App& app) {
           "PLC device-feature embedding width (default 32)");
   train->add_flag("--json", a->json, "Print one JSON object (summary and training curve)");
   addRecordOptions(*train, a->record);
+  addGeneralTrainOptions(*train, a->general);
+  // --general needs no graph: the graph's presence is checked in runTrain.
+  train->get_option("--graph")->required(false);
+  train->get_option("--devices")->required(false);
   train->callback([a] { runTrain(*a); });
 
   addEvalCommand(app);

@@ -8,6 +8,7 @@
 
 #include "cli_common.h"
 #include "core/graph/input_error.h"
+#include "core/train/distributed.h"
 #include "run_recording.h"
 
 int main(int argc, char** argv) {
@@ -48,6 +49,10 @@ int main(int argc, char** argv) {
   } catch (const doppler::cli::NotRecorded& e) {
     std::cerr << "doppler: " << e.what() << "\n";
     return doppler::cli::kExitNotRecorded;
+  } catch (const doppler::train::DistributedError& e) {
+    // A data-parallel run lost a worker: not bad input, not a bug.
+    std::cerr << "doppler: " << e.what() << "\n";
+    return 1;
   } catch (const std::bad_alloc&) {
     std::cerr << "doppler: out of memory\n";
     return 2;

@@ -23,6 +23,8 @@
 #include "core/policy/episode.h"
 #include "core/policy/features.h"
 #include "core/policy/policy_config.h"
+#include "core/train/distributed.h"
+#include "core/train/general_trainer.h"
 #include "core/train/train_config.h"
 #include "core/train/train_job.h"
 #include "core/train/train_progress.h"
@@ -62,6 +64,12 @@ class TorchModule {
   // the file when unreadable), and training it on the calling thread.
   virtual std::shared_ptr<const fleet::learn::FleetActor> loadFleetPolicy(
       const std::string& checkpoint) const = 0;
+  // The general policy (general_trainer.h) on the calling thread; with `dist`, this process joins
+  // that data-parallel group first (DistributedError when it cannot, or when a worker fails).
+  virtual GeneralTrainResult trainGeneral(const GeneralTrainConfig& config, const std::string& from,
+                                          const std::string& out, const DistConfig* dist,
+                                          const CancelToken& cancel,
+                                          const GeneralTrainProgressFn& progress) const = 0;
   virtual fleet::learn::FleetTrainResult trainFleet(
       const fleet::learn::FleetTrainRequest& request, const CancelToken& cancel,
       const fleet::learn::FleetTrainProgressFn& progress) const = 0;
@@ -83,14 +91,29 @@ bool torchModuleBuiltIn();
 // cross its interface is refused instead of misread. Bump the version whenever the interface
 // changes in a way the sizes do not show.
 constexpr uint64_t torchModuleAbi() {
-  uint64_t h = 3;  // interface version
-  for (uint64_t size :
-       {sizeof(TrainRequest), sizeof(TrainConfig), sizeof(TrainResult), sizeof(TrainProgress),
-        sizeof(policy::PolicyScores), sizeof(policy::PolicyConfig), sizeof(policy::GraphFeatures),
-        sizeof(policy::EpisodeResult), sizeof(DataflowGraph), sizeof(DeviceSet), sizeof(Device),
-        sizeof(Node), sizeof(CancelToken), sizeof(nlohmann::json), sizeof(exec::TorchKernelSpec),
-        sizeof(fleet::learn::FleetTrainRequest), sizeof(fleet::learn::FleetTrainResult),
-        sizeof(fleet::learn::FleetTrainProgress), sizeof(fleet::sim::RunOptions)})
+  uint64_t h = 4;  // interface version
+  for (uint64_t size : {sizeof(TrainRequest),
+                        sizeof(TrainConfig),
+                        sizeof(TrainResult),
+                        sizeof(TrainProgress),
+                        sizeof(policy::PolicyScores),
+                        sizeof(policy::PolicyConfig),
+                        sizeof(policy::GraphFeatures),
+                        sizeof(policy::EpisodeResult),
+                        sizeof(DataflowGraph),
+                        sizeof(DeviceSet),
+                        sizeof(Device),
+                        sizeof(Node),
+                        sizeof(CancelToken),
+                        sizeof(nlohmann::json),
+                        sizeof(exec::TorchKernelSpec),
+                        sizeof(fleet::learn::FleetTrainRequest),
+                        sizeof(fleet::learn::FleetTrainResult),
+                        sizeof(fleet::learn::FleetTrainProgress),
+                        sizeof(fleet::sim::RunOptions),
+                        sizeof(GeneralTrainConfig),
+                        sizeof(GeneralTrainResult),
+                        sizeof(DistConfig)})
     h = h * 1000003 + size;
   return h;
 }

@@ -5,6 +5,8 @@
 
 #include "core/fleet/learn/fleet_ppo.h"
 #include "core/policy/policy.h"
+#include "core/train/distributed.h"
+#include "core/train/general_trainer.h"
 #include "core/train/torch_exec_backend.h"
 #include "core/train/torch_module.h"
 #include "core/train/train_job.h"
@@ -41,6 +43,14 @@ class Module final : public TorchModule {
   std::unique_ptr<exec::Backend> cpuBackend(const DataflowGraph& g,
                                             const exec::TorchKernelSpec& spec) const override {
     return makeTorchCpuBackend(g, spec);
+  }
+  GeneralTrainResult trainGeneral(const GeneralTrainConfig& config, const std::string& from,
+                                  const std::string& out, const DistConfig* dist,
+                                  const CancelToken& cancel,
+                                  const GeneralTrainProgressFn& progress) const override {
+    std::unique_ptr<DataParallelGroup> group;
+    if (dist && dist->world_size > 1) group = DataParallelGroup::connect(*dist);
+    return doppler::train::trainGeneral(config, from, out, group.get(), cancel, progress);
   }
   std::shared_ptr<const fleet::learn::FleetActor> loadFleetPolicy(
       const std::string& checkpoint) const override {

@@ -1,0 +1,33 @@
+#pragma once
+// `doppler train --general` (cmd_train_general.cpp): its options, registered on `train`.
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace doppler::cli {
+
+struct GeneralTrainArgs {
+  bool general = false;
+  std::string graphs = "chainmm,ffnn,llama-block,llama-layer,layered";
+  int batch = 8;
+  int minDevices = 2, maxDevices = 8;
+  int workers = 1;
+  int rank = 0, worldSize = 1;
+  std::string master;
+  double timeout = 120;
+};
+
+// What `train` shares with --general.
+struct GeneralTrainCommon {
+  std::string stage, out, from;
+  long episodes = 0;
+  double lr = 0;
+  uint64_t seed = 1;
+  bool json = false;
+};
+
+void addGeneralTrainOptions(CLI::App& train, GeneralTrainArgs& args);
+void runGeneralTrain(const GeneralTrainArgs& args, const GeneralTrainCommon& common);
+
+}  // namespace doppler::cli

@@ -1,0 +1,57 @@
+#pragma once
+// Training one placement policy across many graphs (issue "general policy"): stage I (imitation
+// of critical-path) or stage II (REINFORCE on the simulator's makespan) on samples of the
+// training distribution (training_distribution.h), with a per-graph normalised reward: the
+// makespan over critical-path's on the same graph, so large and small graphs weigh alike.
+//
+// Each update takes `batch` samples, indices update * batch + k. With a data-parallel group
+// (distributed.h) worker r rolls out the samples k = r, r + W, ... and the gradients are averaged
+// by all-reduce before the step, so W workers compute exactly the update one process would.
+// Plain declarations; the implementation is LibTorch (core/train, inside the module).
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/common/cancel_token.h"
+#include "core/train/train_config.h"
+#include "core/train/training_distribution.h"
+
+namespace doppler::train {
+
+class DataParallelGroup;
+
+struct GeneralTrainConfig {
+  Stage stage = Stage::Imitation;  // Imitation or Simulation
+  long updates = 100;
+  int batch = 8;          // samples per update, over all workers
+  double lr = 1e-3;       // Adam
+  double entropy = 1e-3;  // stage II entropy bonus
+  double clip_grad = 1.0;
+  uint64_t seed = 1;  // network initialisation and episode draws
+  TrainingDistribution distribution;
+  long checkpoint_every = 10;  // updates
+};
+
+struct GeneralTrainProgress {
+  long update = 0, updates = 0, episodes = 0;
+  double loss = 0;
+  double mean_ratio = 0;  // the batch's mean makespan over critical-path's (greedy-free: sampled)
+  double elapsed_s = 0;
+};
+using GeneralTrainProgressFn = std::function<void(const GeneralTrainProgress&)>;
+
+struct GeneralTrainResult {
+  long updates_done = 0;
+  bool cancelled = false;
+  double train_s = 0;
+  std::vector<GeneralTrainProgress> curve;
+};
+
+// Trains the checkpoint at `from` (or a fresh policy) and writes `out` every checkpoint_every
+// updates and at the end (rank 0 only when `group` is given). Throws InputError for bad settings
+// or files, DistributedError when a worker fails (the last checkpoint written stays).
+GeneralTrainResult trainGeneral(const GeneralTrainConfig& config, const std::string& from,
+                                const std::string& out, DataParallelGroup* group,
+                                const CancelToken& cancel, const GeneralTrainProgressFn& progress);
+
+}  // namespace doppler::train

@@ -1,0 +1,101 @@
+// The general policy's trainer (core/train/general_trainer.h) through `doppler train --general`:
+// it learns (imitation loss falls), resumes, and N data-parallel worker processes compute the
+// same updates as one process; a worker that cannot reach its group fails with one line.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/policy/policy.h"
+#include "core/policy/policy_impl.h"
+#include "core/train/distributed.h"
+#include "tests/support/cli_fixture.h"
+
+namespace {
+
+using nlohmann::json;
+
+class GeneralTraining : public doppler::testing::CliFixture {
+ protected:
+  json train(const std::string& out, const std::string& extra) const {
+    const auto r = run("train --general --batch 8 --out " + out + " --json " + extra);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return r.status == 0 ? json::parse(r.out) : json::object();
+  }
+  static std::vector<torch::Tensor> parameters(const std::string& checkpoint) {
+    doppler::policy::Policy p = doppler::policy::Policy::load(checkpoint);
+    std::vector<torch::Tensor> out;
+    for (const auto& t : p.impl().net->parameters()) out.push_back(t.detach().clone());
+    return out;
+  }
+};
+
+TEST_F(GeneralTraining, ImitationLearnsAcrossGraphsAndResumes) {
+  const json a = train(path("g.pt"), "--graphs layered --max-devices 3 --episodes 480");
+  ASSERT_EQ(a["curve"].size(), 60u);
+  double first = 0, last = 0;
+  for (int k = 0; k < 10; ++k) {
+    first += a["curve"][k]["loss"].get<double>() / 10;
+    last += a["curve"][50 + k]["loss"].get<double>() / 10;
+  }
+  EXPECT_LT(last, 0.8 * first);  // cross-entropy against critical-path's ties falls
+  const json b =
+      train(path("g.pt"), "--graphs layered --max-devices 3 --episodes 16 --from " + path("g.pt"));
+  EXPECT_EQ(b["updates"], 62);  // 60 + 2: the run continued
+}
+
+TEST_F(GeneralTraining, TwoWorkerProcessesEqualOneProcess) {
+  for (const std::string stage : {"imitation", "sim"}) {
+    SCOPED_TRACE(stage);
+    const std::string common =
+        "--graphs layered,ffnn --max-devices 4 --stage " + stage + " --episodes 32";
+    const json one = train(path("one.pt"), common);
+    const json two = train(path("two.pt"), common + " --workers 2");
+    EXPECT_EQ(two["workers"], 2);
+    ASSERT_EQ(one["curve"].size(), two["curve"].size());
+    for (size_t k = 0; k < one["curve"].size(); ++k)
+      EXPECT_NEAR(one["curve"][k]["loss"].get<double>(), two["curve"][k]["loss"].get<double>(),
+                  1e-9)
+          << stage << " update " << k;
+    const auto p1 = parameters(path("one.pt")), p2 = parameters(path("two.pt"));
+    ASSERT_EQ(p1.size(), p2.size());
+    double maxDiff = 0;
+    for (size_t i = 0; i < p1.size(); ++i) {
+      // One process sums the batch's 8 episodes in one backward pass; two sum 4 each and
+      // average: the same update up to float rounding (stage II's baseline also sums the
+      // workers' ratios in another order).
+      const double diff = (p1[i] - p2[i]).abs().max().item<double>();
+      EXPECT_LT(diff, 1e-5) << stage << " parameter " << i;
+      maxDiff = std::max(maxDiff, diff);
+    }
+    // And the updates moved the parameters far more than that: half the updates differ.
+    train(path("half.pt"),
+          "--graphs layered,ffnn --max-devices 4 --stage " + stage + " --episodes 16");
+    const auto ph = parameters(path("half.pt"));
+    double moved = 0;
+    for (size_t i = 0; i < p1.size(); ++i)
+      moved = std::max(moved, (p1[i] - ph[i]).abs().max().item<double>());
+    EXPECT_GT(moved, 100 * maxDiff) << "moved " << moved << ", workers differ by " << maxDiff;
+  }
+}
+
+TEST_F(GeneralTraining, AWorkerWithoutItsGroupFailsWithOneLine) {
+  const int port = doppler::train::pickFreeLoopbackPort();
+  const auto r =
+      run("train --general --episodes 8 --out " + path("x.pt") +
+          " --rank 1 --world-size 2 --master 127.0.0.1:" + std::to_string(port) + " --timeout 3");
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("rank 1 of 2"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+}
+
+TEST_F(GeneralTraining, BadOptionsExitTwo) {
+  expectBadInput("train --general --graph g.json --out " + path("x.pt"), {"--graph", "--general"});
+  expectBadInput("train --general --stage real --out " + path("x.pt"), {"--stage"});
+  expectBadInput("train --general --world-size 2 --out " + path("x.pt"), {"--master"});
+  expectBadInput("train --general --world-size 2 --master nowhere --out " + path("x.pt"),
+                 {"--master"});
+  expectBadInput("train --general --graphs pancakes --out " + path("x.pt"), {"pancakes"});
+  expectBadInput("train --devices 2 --out " + path("x.pt"), {"--graph"});
+}
+
+}  // namespace
