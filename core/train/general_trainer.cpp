@@ -63,6 +63,9 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
   const int rank = group ? group->rank() : 0;
   const bool imitation = cfg.stage == Stage::Imitation;
 
+  // One intra-op thread per worker: workers, not threads, are how this trainer scales (and a
+  // thread pool per process on a shared machine only contends).
+  policy::setComputeThreads(1);
   torch::manual_seed(cfg.seed);
   policy::Policy pol =
       from.empty() ? policy::Policy(policy::PolicyConfig{}, cfg.seed) : policy::Policy::load(from);
