@@ -1,9 +1,11 @@
 // `doppler eval`: a trained policy's placement, printed as `place` prints one, with
 // "method": "doppler". The checkpoint is read and the network run by the LibTorch module
 // (core/train/torch_module.h); the decisions and the simulation are plain C++ here.
+#include <filesystem>
 #include <sstream>
 
 #include "cli_common.h"
+#include "core/fleet/world/topology.h"
 #include "core/graph/input_error.h"
 #include "core/policy/episode_trace.h"
 #include "core/policy/features.h"
@@ -21,21 +23,6 @@
 
 namespace doppler::cli {
 namespace {
-
-struct EvalArgs {
-  GraphArgs graph;
-  DeviceArgs devices;
-  std::string policy;
-  int samples = 1;
-  uint64_t seed = 1;
-  std::string sel = "learned", plc = "learned", costModel = "reference", discipline = "fifo";
-  int threads = 1;
-  bool json = false, decisions = false;
-  std::vector<std::string> overrides;
-  std::string out;
-  std::string against = "critical-path";
-  RecordArgs record;
-};
 
 // The trace of the reported episode: the greedy one replayed with the overrides, or a sampled
 // best one replayed by forcing each of its choices (which records the network's probabilities at
@@ -80,7 +67,19 @@ policy::EpisodeResult episodeOf(const policy::TracedEpisode& t) {
   return e;
 }
 
-void runEval(const EvalArgs& args) {
+}  // namespace
+
+std::string shippedGeneralPolicy() {
+  const std::string path = fleet::resourcesDir() + "/policies/general.pt";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw InputError(path, "", "the shipped general policy is missing; give one with --policy");
+  return path;
+}
+
+void runEval(const EvalArgs& given) {
+  EvalArgs args = given;
+  if (args.policy.empty()) args.policy = shippedGeneralPolicy();
   if (args.samples < 1) throw InputError("", "--samples", "must be at least 1");
   if (!args.overrides.empty() && args.samples != 1)
     throw InputError("", "--override",
@@ -168,7 +167,8 @@ void runEval(const EvalArgs& args) {
     out["policy"] = {{"architecture", pol->architecture().toJson()},
                      {"trained_on", meta.value("fingerprint", "")},
                      {"stage", meta.value("stage", "")},
-                     {"episodes", meta.value("episodes_done", 0L)}};
+                     {"episodes", meta.value("episodes_done", 0L)},
+                     {"general", meta.value("general", false)}};
     for (int v : best.episode.order) out["order"].push_back(g.node(v).id);
     out["expected_improvement"] = {{"against", expected.heuristic},
                                    {"heuristic_makespan_us", expected.heuristic_us},
@@ -196,14 +196,13 @@ void runEval(const EvalArgs& args) {
   writeOutput(args.out, s.str());
 }
 
-}  // namespace
-
 void addEvalCommand(CLI::App& app) {
   auto e = std::make_shared<EvalArgs>();
   CLI::App* eval = app.add_subcommand(
       "eval", "Place a graph with a trained policy (JSON as `place`, method \"doppler\")");
-  eval->add_option("--policy,-P", e->policy, "Policy checkpoint (from `doppler train`)")
-      ->required();
+  eval->add_option("--policy,-P", e->policy,
+                   "Policy checkpoint (from `doppler train`); default: the shipped general "
+                   "policy");
   addGraphOptions(*eval, e->graph);
   addDeviceOptions(*eval, e->devices);
   eval->add_option("--samples,-k", e->samples,

@@ -6,6 +6,7 @@
 #include "core/pipeline/place_and_simulate.h"
 #include "decision_cli.h"
 #include "placement_json.h"
+#include "policy_cli.h"
 #include "progress_bar.h"
 #include "run_recording.h"
 #include "text_table.h"
@@ -88,7 +89,29 @@ std::string placeText(const Inputs& in, const PlaceSettings& settings, const Pla
   return s.str();
 }
 
+// `--method doppler`: the shipped general policy places the graph, greedily and at once (no
+// training), through `eval` (the LibTorch module is opened only for this method).
+void placeWithGeneralPolicy(const PlaceArgs& args) {
+  if (!args.params.empty())
+    throw InputError("", "--param", "method doppler takes no parameters (see doppler eval)");
+  if (args.sim.noise != 0)
+    throw InputError("", "--noise", "method doppler simulates without noise (see doppler eval)");
+  EvalArgs e;
+  e.graph = args.graph;
+  e.devices = args.devices;
+  e.seed = args.sim.seed;
+  e.costModel = args.sim.costModel;
+  e.discipline = args.sim.discipline;
+  e.json = args.output.json;
+  e.out = args.output.out;
+  e.decisions = args.decisions;
+  e.overrides = args.overrides;
+  e.record = args.record;
+  runEval(e);
+}
+
 void runPlace(const PlaceArgs& args) {
+  if (args.method == "doppler") return placeWithGeneralPolicy(args);
   PlaceSettings settings = placeSettings(args.sim);
   settings.method = args.method;
   settings.params = parseParams(args.params);

@@ -4,8 +4,10 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "cli_common.h"
 #include "core/graph/dataflow_graph.h"
 #include "core/policy/policy_config.h"
+#include "run_recording.h"
 #include "sessions/records.h"
 
 namespace doppler::cli {
@@ -16,5 +18,24 @@ std::string fmt(double x);
 policy::Component parseComponent(const std::string& s, const char* option);
 
 void addEvalCommand(CLI::App& app);  // `doppler eval` (cmd_eval.cpp)
+
+struct EvalArgs {
+  GraphArgs graph;
+  DeviceArgs devices;
+  std::string policy;  // empty: the shipped general policy
+  int samples = 1;
+  uint64_t seed = 1;
+  std::string sel = "learned", plc = "learned", costModel = "reference", discipline = "fifo";
+  int threads = 1;
+  bool json = false, decisions = false;
+  std::vector<std::string> overrides;
+  std::string out;
+  std::string against = "critical-path";
+  RecordArgs record;
+};
+// `doppler eval`, and `doppler place --method doppler` (which places with the shipped policy).
+void runEval(const EvalArgs& args);
+// resources/data/policies/general.pt (or its installed copy); InputError when it is missing.
+std::string shippedGeneralPolicy();
 
 }  // namespace doppler::cli

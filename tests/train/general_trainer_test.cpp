@@ -88,6 +88,27 @@ TEST_F(GeneralTraining, AWorkerWithoutItsGroupFailsWithOneLine) {
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
 }
 
+// The shipped general policy places any graph at once: `place --method doppler` and `eval`
+// without --policy use it.
+TEST_F(GeneralTraining, TheShippedPolicyPlacesWithoutTraining) {
+  ASSERT_EQ(run("graph generate ffnn --out " + path("ffnn.json")).status, 0);
+  const auto placed = run("place -g " + path("ffnn.json") + " -d 4 -m doppler --json --no-record");
+  ASSERT_EQ(placed.status, 0) << placed.err;
+  const json p = json::parse(placed.out);
+  EXPECT_EQ(p["method"], "doppler");
+  EXPECT_GT(p["makespan_us"].get<double>(), 0);
+  EXPECT_GE(p["makespan_us"].get<double>(), p["lower_bound_us"].get<double>());
+  EXPECT_NE(p["params"]["policy"].get<std::string>().find("policies/general.pt"), std::string::npos)
+      << p["params"];
+  EXPECT_TRUE(p["policy"]["general"].get<bool>());
+  const auto evaluated = run("eval -g " + path("ffnn.json") + " -d 4 --json --no-record");
+  ASSERT_EQ(evaluated.status, 0) << evaluated.err;
+  EXPECT_EQ(json::parse(evaluated.out)["makespan_us"],
+            p["makespan_us"]);  // the same greedy episode
+  expectBadInput("place -g " + path("ffnn.json") + " -d 4 -m doppler -p depth=2 --no-record",
+                 {"--param", "doppler"});
+}
+
 TEST_F(GeneralTraining, BadOptionsExitTwo) {
   expectBadInput("train --general --graph g.json --out " + path("x.pt"), {"--graph", "--general"});
   expectBadInput("train --general --stage real --out " + path("x.pt"), {"--stage"});
