@@ -16,6 +16,7 @@
 #include "app/studio/main_window.h"
 #include "app/studio/stepper_session.h"
 #include "app/studio/studio_document.h"
+#include "core/fleet/world/topology.h"
 #include "core/train/torch_module.h"
 #include "sessions/queries.h"
 #include "sessions/run_store.h"
@@ -164,6 +165,11 @@ void MainWindow::chooseStepperSource() {
                    });
   }
   menu.addSeparator();
+  // The shipped general policy places any graph without training (builds with LibTorch).
+  const QString general = shippedGeneralPolicyPath();
+  if (!general.isEmpty())
+    menu.addAction(tr("Shipped General Policy"), this,
+                   [this, general] { startStepperFromPolicy(general); });
   menu.addAction(tr("Policy Checkpoint…"), this, [this] {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open a policy checkpoint"), {}, tr("Policy checkpoints (*.pt);;All files (*)"));
@@ -256,6 +262,12 @@ bool MainWindow::startStepperFromRun(int64_t run) {
     return false;
   }
   return startStepper(std::move(source));
+}
+
+QString MainWindow::shippedGeneralPolicyPath() {
+  if (!train::torchModuleBuiltIn()) return {};
+  const QString path = QString::fromStdString(fleet::resourcesDir() + "/policies/general.pt");
+  return QFileInfo::exists(path) ? path : QString();
 }
 
 void MainWindow::startStepperFromPolicy(const QString& path) {

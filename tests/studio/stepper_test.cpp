@@ -220,6 +220,18 @@ class StepperTest : public QObject {
     QCOMPARE(session()->branches().size(), size_t(1));
   }
 
+  // The shipped general policy steps through the demo graph without any training, and its greedy
+  // episode places every node.
+  void theShippedGeneralPolicyStepsWithoutTraining() {
+    if (!train::torchModuleBuiltIn()) QSKIP("built without LibTorch (DOPPLER_TORCH=OFF)");
+    const QString general = MainWindow::shippedGeneralPolicyPath();
+    QVERIFY(general.endsWith(QStringLiteral("policies/general.pt")));
+    w_->startStepperFromPolicy(general);
+    QVERIFY(w_->jobs()->waitIdle(120000));
+    QCOMPARE(session()->source().kind, StepperSource::Kind::Policy);
+    QCOMPARE(session()->steps(), w_->document()->graph()->nodeCount());
+  }
+
   // A policy trained by the CLI (imitation, a few episodes, recorded in the test's store), opened
   // from its stored training run: the checkpoint loads on the job runner, and the stepper's
   // greedy episode is `doppler eval`'s placement.
