@@ -9,11 +9,11 @@
 #include <map>
 
 #include "core/graph/input_error.h"
-#include "core/heuristics/builtin_methods.h"
 #include "core/policy/policy_impl.h"
 #include "core/sim/cost_table.h"
 #include "core/sim/simulator.h"
 #include "core/train/distributed.h"
+#include "core/train/expected_improvement.h"
 
 namespace doppler::train {
 
@@ -35,18 +35,14 @@ struct Sample {
   CostTable costs;
   policy::GraphFeatures features;
   policy::GraphTensors tensors;
-  double reference = 0;  // critical-path's simulated makespan
+  double reference;  // critical-path's simulated makespan
 
   explicit Sample(TrainingSample sample)
       : s(std::move(sample)),
         costs(s.graph, s.devices),
         features(policy::graphFeatures(costs, s.description)),
-        tensors(policy::toTensors(features)) {
-    const std::unique_ptr<Method> method = builtin::criticalPath();
-    const Params params(method->params(), {});
-    const Placement cp = method->place(PlaceContext{costs}, params);
-    reference = Simulator(costs).makespan(cp.assignment);
-  }
+        tensors(policy::toTensors(features)),
+        reference(simulatedHeuristicMakespan(costs, {}, "critical-path")) {}
 };
 
 }  // namespace

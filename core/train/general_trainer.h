@@ -35,7 +35,9 @@ struct GeneralTrainConfig {
 struct GeneralTrainProgress {
   long update = 0, updates = 0, episodes = 0;
   double loss = 0;
-  double mean_ratio = 0;  // the batch's mean makespan over critical-path's (greedy-free: sampled)
+  // The batch's mean makespan over critical-path's on the same graphs: greedy episodes in stage
+  // I, sampled ones in stage II.
+  double mean_ratio = 0;
   double elapsed_s = 0;
 };
 using GeneralTrainProgressFn = std::function<void(const GeneralTrainProgress&)>;

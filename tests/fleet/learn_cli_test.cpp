@@ -83,6 +83,8 @@ TEST_F(FleetLearnCli, BadPoliciesExitTwoNamingTheProblem) {
                  {notes});
   expectBadInput("fleet simulate -t abilene --method oracle --no-record",
                  {"unknown method", "torta"});
+  expectBadInput("fleet compare -t abilene --forecast-accuracy 1.5 --no-record",
+                 {"--forecast-accuracy"});
 }
 
 }  // namespace

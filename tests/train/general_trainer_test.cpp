@@ -116,6 +116,8 @@ TEST_F(GeneralTraining, BadOptionsExitTwo) {
   expectBadInput("train --general --world-size 2 --master nowhere --out " + path("x.pt"),
                  {"--master"});
   expectBadInput("train --general --graphs pancakes --out " + path("x.pt"), {"pancakes"});
+  expectBadInput("train --general --min-devices 9 --out " + path("x.pt"), {"devices"});
+  expectBadInput("train --general --batch 0 --out " + path("x.pt"), {"--batch"});
   expectBadInput("train --devices 2 --out " + path("x.pt"), {"--graph"});
 }
 

@@ -99,12 +99,6 @@ torch::serialize::InputArchive openArchive(const std::string& path, nlohmann::js
 
 }  // namespace
 
-nlohmann::json readFleetMeta(const std::string& path) {
-  nlohmann::json meta;
-  openArchive(path, &meta);
-  return meta;
-}
-
 FleetNets loadFleetCheckpoint(const std::string& path, nlohmann::json* meta,
                               torch::optim::Optimizer* optimizer) {
   nlohmann::json m;

@@ -35,8 +35,6 @@ void saveFleetCheckpoint(const std::string& path, FleetNets& nets, const nlohman
 // damaged. `optimizer` (optional) is restored when the checkpoint has its state.
 FleetNets loadFleetCheckpoint(const std::string& path, nlohmann::json* meta,
                               torch::optim::Optimizer* optimizer = nullptr);
-// The metadata alone (to build an optimiser of the right shape before loading it).
-nlohmann::json readFleetMeta(const std::string& path);
 
 // FleetActor over nets (shared with the trainer while it trains; the trainer does not update
 // them while a run uses the actor).

@@ -111,10 +111,6 @@ PredictorScore trainPredictor(FleetNets& nets, const std::vector<sim::PreparedSc
   return {predictionAccuracy(truth, predicted), predictionAccuracy(truth, mean5)};
 }
 
-double squaredDistance(const sim::Allocation& a, const sim::Allocation& b) {
-  return sim::switchCost(a, b);
-}
-
 }  // namespace
 
 std::shared_ptr<const FleetActor> loadFleetActor(const std::string& checkpoint) {
@@ -240,8 +236,8 @@ FleetTrainResult trainFleetPpo(const FleetTrainRequest& request, const CancelTok
     for (int t = 0; t < S; ++t) {
       const sim::Allocation& a = run.allocations[t];
       const sim::Allocation& prev = t > 0 ? run.allocations[t - 1] : a;
-      const double dOt = squaredDistance(a, run.explanations[t].reference) / n;
-      const double dSw = squaredDistance(a, prev) / n;
+      const double dOt = sim::switchCost(a, run.explanations[t].reference) / n;
+      const double dSw = sim::switchCost(a, prev) / n;
       reward[t] = -cfg.response_weight *
                       (run.series.mean_response_s[t] - ot.series.mean_response_s[t]) / respScale -
                   cfg.queue_weight * (run.series.queued[t] - ot.series.queued[t]) / arrScale -

@@ -104,6 +104,7 @@ class RequestSimulator {
   const FleetModel& fleet_;
   const Demand& demand_;
   SchedulingPolicy& policy_;
+  bool scored_ = false;  // the policy's TORTA matching instead of least-KV-loaded (run())
   const SimOptions& options_;
   ServerPlan plan_;
   MetricsCollector metrics_;
@@ -175,19 +176,17 @@ void RequestSimulator::refreshTarget(int server) {
 int RequestSimulator::chooseServer(int region, double need, int home, double now) const {
   int best = -1;
   double bestLoad = kInf;
-  const bool scored = policy_.scoresServers();
-  double fastest = 0;
-  if (scored)
-    for (int id : fleet_.regionServers(region))
-      fastest = std::max(fastest, fleet_.serverRate(fleet_.servers()[id].gpu));
-  for (int id : fleet_.regionServers(region)) {
+  const std::vector<int>& list = fleet_.regionServers(region);
+  // The region's list is fastest first (FleetModel::regionServers).
+  const double fastest = list.empty() ? 0 : fleet_.serverRate(fleet_.servers()[list.front()].gpu);
+  for (int id : list) {
     if (plan_.servers()[id].state != ServerState::On) continue;
     const ServerRun& run = runs_[id];
     if (run.prefilling) continue;  // it picks up the queue when its prefill ends
     const GpuModel& g = gpuOf(id);
     if (run.kv_used + need > g.kv_tokens) continue;
     if (static_cast<int>(run.batch.size()) >= options_.max_batch) continue;
-    if (scored) {
+    if (scored_) {
       // TORTA's matching (matching.h): the best score first; "load" is its negation here.
       ServerView v;
       v.rate = fleet_.serverRate(fleet_.servers()[id].gpu);
@@ -315,7 +314,7 @@ void RequestSimulator::dispatch(int region, double t) {
     }
     const int server = chooseServer(region, need, head.home, t);
     if (server < 0) return;  // FIFO: the head waits for room
-    if (policy_.scoresServers()) {
+    if (scored_) {
       std::vector<double>& last = runs_[server].last_home;
       if (last.empty()) last.assign(fleet_.regions(), -kInf);
       last[head.home] = t;
@@ -366,6 +365,7 @@ SimResult RequestSimulator::run() {
   const double T = demand_.slot_seconds;
   SimResult result;
   policy_.reset(fleet_, options_.seed);
+  scored_ = policy_.scoresServers();
   SlotStateTracker tracker(fleet_);
   SplitMix64 rng = streamFor(options_.seed, 0x726f757465ULL);  // "route"
   jobs_.resize(demand_.requests.size());
