@@ -1,5 +1,6 @@
 // MainWindow, the docks part: the heuristic tuner, the chart of every setting's makespan, node
 // details, devices, nodes and events, their default arrangement and "Reset Layout".
+#include <QComboBox>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLineEdit>
@@ -11,7 +12,10 @@
 #include <QVBoxLayout>
 
 #include "app/studio/main_window.h"
+#include "app/studio/placement_compute.h"
 #include "app/studio/presentation_mode.h"
+#include "app/studio/studio_document.h"
+#include "app/studio/studio_toolbar.h"
 #include "views/common/node_details.h"
 #include "views/common/selection_state.h"
 #include "views/models/device_summary_model.h"
@@ -58,6 +62,18 @@ void MainWindow::buildDocks() {
     return d;
   };
   tuner_ = new TunerWidget;
+  // The shipped general policy, where this build can run it (LibTorch built in, the checkpoint
+  // present): a method of the tuner and of the toolbar's list like any heuristic.
+  if (const QString general = shippedGeneralPolicyPath(); !general.isEmpty()) {
+    document_->setGeneralPolicy(general);
+    const QString id = QString::fromLatin1(kGeneralPolicyMethod);
+    const QString description = QString::fromStdString(generalPolicyDescription());
+    tuner_->addMethod(id, tr("doppler (general policy)"), description, generalPolicyParams());
+    if (auto* combo = toolbar_->findChild<QComboBox*>(QStringLiteral("toolbarMethod"))) {
+      combo->addItem(id);
+      combo->setItemData(combo->count() - 1, description, Qt::ToolTipRole);
+    }
+  }
   auto* scroll = new QScrollArea;
   scroll->setWidget(tuner_);
   scroll->setWidgetResizable(true);

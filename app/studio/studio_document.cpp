@@ -227,6 +227,15 @@ void StudioDocument::abandon() {
 void StudioDocument::recompute() {
   if (!inputs_.graph || !inputs_.devices) return;
   abandon();
+  if (settings_.method == kGeneralPolicyMethod) {
+    if (generalPolicy_.isEmpty()) {
+      Q_EMIT computeFailed(
+          tr("Method doppler (the general policy) needs a build with LibTorch and "
+             "resources/data/policies/general.pt"));
+      return;
+    }
+    return startJob(JobSlot::Placement);
+  }
   const Method* method = nullptr;
   try {
     method = &findMethod(settings_.method);
@@ -247,8 +256,10 @@ void StudioDocument::recompute() {
 void StudioDocument::startJob(JobSlot slot) {
   runner_->start<views::SnapshotPtr>(
       slot,
-      [this, inputs = inputs_, settings = settings_,
-       previous = snapshot_](const JobContext& ctx) -> views::SnapshotPtr {
+      [this, inputs = inputs_, settings = settings_, previous = snapshot_,
+       policy = generalPolicy_.toStdString()](const JobContext& ctx) -> views::SnapshotPtr {
+        if (settings.method == kGeneralPolicyMethod)
+          return computePolicyPlacement(inputs, settings, policy, previous.get());
         // Progress is posted to the GUI thread, where it is dropped once the job is superseded.
         auto progress = [this, ctx](const Progress& p) {
           ctx.post([this, p] { Q_EMIT this->progress(p.done, p.total, p.best_makespan_us); });

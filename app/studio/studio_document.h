@@ -13,6 +13,9 @@
 // about a second. openFile then returns true at once ("started"); the graph arrives as usual
 // (graphChanged), or openFailed says why, and nothing changes meanwhile. A model whose dynamic
 // dimensions are not all bound asks for them (dimsNeeded); openOnnx imports with the values.
+//
+// The general policy (method kGeneralPolicyMethod, placement_compute.h) is placed on the runner's
+// placement slot whatever the graph's size: its first use loads LibTorch and the checkpoint.
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -52,6 +55,10 @@ class StudioDocument : public QObject {
   void recompute();
   // Stops a running search; its best placement so far is shown, marked cancelled.
   void cancel();
+  // The checkpoint method "doppler" places with (the shipped general policy); "" (the default)
+  // where the build has no LibTorch or the file is missing: the method then only reports that.
+  void setGeneralPolicy(const QString& checkpoint) { generalPolicy_ = checkpoint; }
+  QString generalPolicy() const { return generalPolicy_; }
 
   views::SnapshotPtr snapshot() const { return snapshot_; }
   std::shared_ptr<const DataflowGraph> graph() const { return inputs_.graph; }
@@ -93,6 +100,7 @@ class StudioDocument : public QObject {
   QString graphSource_;
   views::PlacementSettings settings_;
   views::SnapshotPtr snapshot_;
+  QString generalPolicy_;
 };
 
 }  // namespace doppler::studio

@@ -17,8 +17,10 @@
 #include "app/studio/help_overlay.h"
 #include "app/studio/job_runner.h"
 #include "app/studio/main_window.h"
+#include "app/studio/placement_compute.h"
 #include "app/studio/stepper_session.h"
 #include "app/studio/studio_document.h"
+#include "app/studio/studio_toolbar.h"
 #include "app/studio/training_controller.h"
 #include "core/sim/critical_path.h"
 #include "core/train/torch_module.h"
@@ -150,6 +152,20 @@ QStringList MainWindow::grabAll(const QString& dir) {
     historyDock_->raise();
     save(historyDock_, QStringLiteral("history.png"));
     detailsDock_->raise();
+  }
+
+  // The shipped general policy chosen in the tuner (builds with LibTorch), its placement against
+  // the tuned heuristic's; then the tuned heuristic again for the grabs below.
+  if (auto* method = tuner_->findChild<QComboBox*>(QStringLiteral("method"));
+      method && tuner_->hasMethod(QString::fromLatin1(kGeneralPolicyMethod))) {
+    const views::PlacementSettings tuned = tuner_->settings();
+    method->setCurrentIndex(method->findData(QString::fromLatin1(kGeneralPolicyMethod)));
+    waitSettled(120000);
+    save(tunerDock_, QStringLiteral("tuner-general.png"));
+    tuner_->setSettings(tuned);
+    toolbar_->showMethod(QString::fromStdString(tuned.method));
+    document_->setSettings(tuned);
+    settle();
   }
 
   // The other layout direction (Ctrl+L), then back to the one the pane's shape picks.

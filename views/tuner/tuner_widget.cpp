@@ -28,7 +28,11 @@ TunerWidget::TunerWidget(QWidget* parent) : QWidget(parent) {
   method_->setObjectName(QStringLiteral("method"));
   method_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   method_->setMinimumContentsLength(12);
-  for (const auto& m : methods()) method_->addItem(QString::fromStdString(m->name()));
+  // Items show a label and carry the method's id (the registry's methods: their name).
+  for (const auto& m : methods()) {
+    const QString name = QString::fromStdString(m->name());
+    method_->addItem(name, name);
+  }
   methodRow->addRow(tr("Method"), method_);
   description_ = new QLabel;
   description_->setWordWrap(true);
@@ -119,6 +123,7 @@ TunerWidget::TunerWidget(QWidget* parent) : QWidget(parent) {
   bound_ = new QLabel;
   bound_->setWordWrap(true);
   timing_ = new QLabel;
+  timing_->setObjectName(QStringLiteral("timing"));
   timing_->setForegroundRole(QPalette::PlaceholderText);
   error_ = new QLabel;
   error_->setObjectName(QStringLiteral("error"));
@@ -185,14 +190,37 @@ void TunerWidget::setDevicesSpec(const QString& spec) {
   quiet_ = false;
 }
 
+void TunerWidget::addMethod(const QString& id, const QString& label, const QString& description,
+                            std::vector<ParamSpec> params) {
+  if (hasMethod(id)) return;
+  extraMethods_[id.toStdString()] = {description.toStdString(), std::move(params)};
+  method_->addItem(label, id);
+  method_->setItemData(method_->count() - 1, description, Qt::ToolTipRole);
+}
+
+bool TunerWidget::hasMethod(const QString& id) const {
+  return method_->findData(id) >= 0;
+}
+
+std::string TunerWidget::currentMethod() const {
+  return method_->currentData().toString().toStdString();
+}
+
 void TunerWidget::rebuildParams() {
   while (paramsForm_->rowCount() > 0) paramsForm_->removeRow(0);
   paramEditors_.clear();
-  const Method& m = findMethod(method_->currentText().toStdString());
-  description_->setText(QString::fromStdString(m.description()));
-  budget_->setEnabled(m.isSearch());
+  std::vector<ParamSpec> specs;
+  if (auto extra = extraMethods_.find(currentMethod()); extra != extraMethods_.end()) {
+    description_->setText(QString::fromStdString(extra->second.description));
+    budget_->setEnabled(false);
+    specs = extra->second.params;
+  } else {
+    const Method& m = findMethod(currentMethod());
+    description_->setText(QString::fromStdString(m.description()));
+    budget_->setEnabled(m.isSearch());
+    specs = m.params();
+  }
   rerun_->setEnabled(true);
-  const std::vector<ParamSpec> specs = m.params();
   paramsBox_->setVisible(!specs.empty());
   for (const ParamSpec& p : specs) {
     QWidget* editor = createParamEditor(p);
@@ -206,7 +234,7 @@ void TunerWidget::rebuildParams() {
 
 PlacementSettings TunerWidget::settings() const {
   PlacementSettings s;
-  s.method = method_->currentText().toStdString();
+  s.method = currentMethod();
   for (const auto& [name, editor] : paramEditors_)
     s.params[name] = paramEditorValue(editor).toStdString();
   s.cost_model = costModel_->currentData().toString() == QStringLiteral("links")
@@ -221,7 +249,7 @@ PlacementSettings TunerWidget::settings() const {
 
 void TunerWidget::setSettings(const PlacementSettings& s) {
   quiet_ = true;
-  const int mi = method_->findText(QString::fromStdString(s.method));
+  const int mi = method_->findData(QString::fromStdString(s.method));
   if (mi >= 0 && mi != method_->currentIndex()) {
     method_->setCurrentIndex(mi);
     rebuildParams();
@@ -317,10 +345,16 @@ void TunerWidget::showSnapshot(const SnapshotPtr& snapshot) {
   if (s.planned_makespan_us)
     bound += tr(" · planned %1").arg(formatDuration(*s.planned_makespan_us));
   bound_->setText(bound);
-  timing_->setText(
-      s.evaluations > 0
-          ? tr("%1 evaluations in %2 ms").arg(s.evaluations).arg(s.compute_ms, 0, 'f', 1)
-          : tr("placed and simulated in %1 ms").arg(s.compute_ms, 0, 'f', 2));
+  if (extraMethods_.count(s.settings.method))
+    // A policy: one forward pass, `evaluations` episodes (the best kept) and the simulation.
+    timing_->setText(tr("placed by the policy (best of %1) and simulated in %2 ms")
+                         .arg(s.evaluations)
+                         .arg(s.compute_ms, 0, 'f', 2));
+  else
+    timing_->setText(
+        s.evaluations > 0
+            ? tr("%1 evaluations in %2 ms").arg(s.evaluations).arg(s.compute_ms, 0, 'f', 1)
+            : tr("placed and simulated in %1 ms").arg(s.compute_ms, 0, 'f', 2));
 }
 
 }  // namespace doppler::views

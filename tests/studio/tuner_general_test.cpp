@@ -1,0 +1,175 @@
+// The shipped general policy in the heuristic tuner (offscreen), as a user picks it: method
+// "doppler (general policy)" places the demo graph on the placement slot, and the result is what
+// `doppler place --method doppler` and `doppler eval` print for the same graph, devices, samples,
+// seed, cost model and discipline; it shows like any method's (delta, history, toolbar, timing).
+// Where the build has no LibTorch the method is not listed at all.
+#include <QComboBox>
+#include <QLabel>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <nlohmann/json.hpp>
+
+#include "app/studio/job_runner.h"
+#include "app/studio/main_window.h"
+#include "app/studio/placement_compute.h"
+#include "app/studio/studio_document.h"
+#include "core/graph/graph_io.h"
+#include "core/train/torch_module.h"
+#include "tests/studio/studio_test_support.h"
+#include "views/common/theme.h"
+#include "views/tuner/settings_history_chart.h"
+#include "views/tuner/tuner_widget.h"
+
+using namespace doppler;
+using namespace doppler::studio;
+using namespace doppler::views;
+
+class TunerGeneralTest : public QObject {
+  Q_OBJECT
+ private:
+  MainWindow* w_ = nullptr;
+  QTemporaryDir dir_;
+
+  template <typename T>
+  T* find(const char* name) {
+    return w_->findChild<T*>(QString::fromLatin1(name));
+  }
+
+  // Runs the CLI on the document's graph and device set; returns its JSON (empty on failure).
+  nlohmann::json cli(QStringList args) {
+    const QString graph = dir_.filePath("current.json");
+    QFile f(graph);
+    f.open(QIODevice::WriteOnly);
+    f.write(QByteArray::fromStdString(writeGraphJson(*w_->document()->graph())));
+    f.close();
+    args << "--graph" << graph << "--devices" << w_->document()->devicesSpec() << "--json"
+         << "--no-record";
+    QProcess p;
+    p.start(QStringLiteral(DOPPLER_CLI), args);
+    if (!p.waitForFinished(120000) || p.exitCode() != 0) {
+      qWarning() << "doppler failed:" << args << p.readAllStandardError();
+      return {};
+    }
+    return nlohmann::json::parse(p.readAllStandardOutput().toStdString());
+  }
+
+  // Picks the general policy in the tuner's method list, as a user does, and waits for it.
+  bool chooseGeneralPolicy() {
+    auto* method = find<QComboBox>("method");
+    const int i = method->findData(QString::fromLatin1(kGeneralPolicyMethod));
+    if (i < 0) return false;
+    method->setCurrentIndex(i);
+    return w_->jobs()->waitIdle(120000);
+  }
+
+  // The snapshot's placement is the CLI's: same makespan, every node on the same device.
+  static bool sameAsCli(const PlacementSnapshot& s, const nlohmann::json& cli) {
+    if (cli.empty() || s.makespan() != cli["makespan_us"].get<double>()) {
+      qWarning() << "makespan" << s.makespan() << "vs the CLI's"
+                 << (cli.empty() ? -1.0 : cli["makespan_us"].get<double>());
+      return false;
+    }
+    for (int v = 0; v < s.graph->nodeCount(); ++v)
+      if (s.assignment[v] != cli["assignment"][s.graph->node(v).id].get<int>()) return false;
+    return true;
+  }
+
+ private Q_SLOTS:
+  void init() {
+    qputenv("DOPPLER_STUDIO_DB", dir_.filePath("runs.sqlite").toLocal8Bit());
+    w_ = doppler::qtest::openSettledWindow();
+    QVERIFY(w_);
+  }
+  void cleanup() {
+    delete w_;
+    w_ = nullptr;
+  }
+
+  // Listed in the tuner and the toolbar exactly where the build can run it.
+  void listedOnlyWhereThePolicyCanRun() {
+    const QString general = MainWindow::shippedGeneralPolicyPath();
+    const QString id = QString::fromLatin1(kGeneralPolicyMethod);
+    QCOMPARE(w_->tuner()->hasMethod(id), !general.isEmpty());
+    QCOMPARE(find<QComboBox>("toolbarMethod")->findText(id) >= 0, !general.isEmpty());
+    QCOMPARE(w_->document()->generalPolicy(), general);
+    // The heuristic registry has no such method: a tuner nobody offers the policy to lacks it.
+    TunerWidget bare;
+    QVERIFY(!bare.hasMethod(id));
+    if (!train::torchModuleBuiltIn()) QVERIFY(general.isEmpty());
+  }
+
+  // Selecting it places the demo graph at once as `doppler place --method doppler` does, and the
+  // result shows like any method's.
+  void selectingItPlacesAsPlaceMethodDoppler() {
+    if (MainWindow::shippedGeneralPolicyPath().isEmpty())
+      QSKIP("no LibTorch in this build, or resources/data/policies/general.pt is missing");
+    const SnapshotPtr before = w_->document()->snapshot();
+    const int points = w_->historyChart()->pointCount();
+    QVERIFY(chooseGeneralPolicy());
+    const SnapshotPtr s = w_->document()->snapshot();
+    QVERIFY(s && s != before);
+    QCOMPARE(s->settings.method, std::string(kGeneralPolicyMethod));
+    QCOMPARE(s->resolved_params.at("samples"), std::string("1"));
+    QCOMPARE(s->evaluations, 1L);
+    QVERIFY(sameAsCli(*s, cli({"place", "--method", "doppler"})));
+    // Against the heuristic shown before, in the tuner, the history chart and the toolbar.
+    QVERIFY(s->previous_makespan_us && *s->previous_makespan_us == before->makespan());
+    QCOMPARE(w_->tuner()->makespanText(), formatDuration(s->makespan()));
+    QCOMPARE(w_->historyChart()->pointCount(), points + 1);
+    QCOMPARE(find<QComboBox>("toolbarMethod")->currentText(), QStringLiteral("doppler"));
+    QVERIFY(find<QLabel>("timing")->text().contains(QStringLiteral("best of 1")));
+    QVERIFY(!find<QLabel>("error")->isVisible());
+    QVERIFY(!find<QSpinBox>("budget")->isEnabled());  // not a search
+  }
+
+  // Samples, seed, cost model and discipline from the tuner are `doppler eval`'s options; a new
+  // device set is placed at once too.
+  void samplesSeedAndSimulationSettingsAsEval() {
+    if (MainWindow::shippedGeneralPolicyPath().isEmpty())
+      QSKIP("no LibTorch in this build, or resources/data/policies/general.pt is missing");
+    QVERIFY(chooseGeneralPolicy());
+    auto* samples = find<QSpinBox>("param_samples");
+    QVERIFY(samples);
+    samples->setValue(8);
+    find<QSpinBox>("seed")->setValue(7);
+    find<QComboBox>("costModel")->setCurrentIndex(1);   // links
+    find<QComboBox>("discipline")->setCurrentIndex(1);  // priority
+    QVERIFY(w_->jobs()->waitIdle(120000));
+    SnapshotPtr s = w_->document()->snapshot();
+    QCOMPARE(s->evaluations, 8L);
+    QCOMPARE(s->settings.seed, uint64_t(7));
+    QCOMPARE(s->settings.cost_model, CostModel::Links);
+    QCOMPARE(s->settings.discipline, Discipline::Priority);
+    QVERIFY(sameAsCli(*s, cli({"eval", "--samples", "8", "--seed", "7", "--cost-model", "links",
+                               "--discipline", "priority"})));
+    QVERIFY(find<QLabel>("timing")->text().contains(QStringLiteral("best of 8")));
+
+    auto* devices = find<QComboBox>("toolbarDevices");
+    devices->setCurrentIndex(devices->findData("8xV100-NVLink"));
+    QVERIFY(w_->jobs()->waitIdle(120000));
+    s = w_->document()->snapshot();
+    QCOMPARE(s->devices->size(), 8);
+    QCOMPARE(s->settings.method, std::string(kGeneralPolicyMethod));
+    QVERIFY(sameAsCli(*s, cli({"eval", "--samples", "8", "--seed", "7", "--cost-model", "links",
+                               "--discipline", "priority"})));
+  }
+
+  // Without a checkpoint the method places nothing and says why; the placement shown stays.
+  void withoutThePolicyItReportsInsteadOfPlacing() {
+    if (MainWindow::shippedGeneralPolicyPath().isEmpty())
+      QSKIP("no LibTorch in this build, or resources/data/policies/general.pt is missing");
+    const SnapshotPtr before = w_->document()->snapshot();
+    w_->document()->setGeneralPolicy({});
+    QSignalSpy failed(w_->document(), &StudioDocument::computeFailed);
+    QVERIFY(chooseGeneralPolicy());
+    QCOMPARE(failed.count(), 1);
+    QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("general.pt")));
+    QCOMPARE(w_->document()->snapshot(), before);
+  }
+};
+
+DOPPLER_STUDIO_TEST_MAIN(TunerGeneralTest)
+#include "tuner_general_test.moc"
