@@ -124,7 +124,8 @@ void runTrain(const TrainArgs& args) {
       throw InputError("", "--graph", "--general samples its own graphs; give one or the other");
     runGeneralTrain(args.general,
                     {args.stage, args.out, args.from, args.given("episodes") ? args.episodes : 0,
-                     args.given("lr") ? args.lr : 0, args.seed, args.json});
+                     args.given("lr") ? args.lr : 0, args.seed, args.json, args.graph,
+                     args.record});
     return;
   }
   if (args.graph.graph.empty())

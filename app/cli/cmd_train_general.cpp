@@ -1,16 +1,22 @@
 // `doppler train --general`: one placement policy trained across the training distribution
 // (core/train/general_trainer.h), in this process, as one worker of a data-parallel group
 // (--rank/--world-size/--master), or as the launcher of N local workers (--workers N). Training
-// runs in the LibTorch module; this file parses, launches and reports.
+// runs in the LibTorch module; this file parses, reads the --graphs files, launches, records (rank
+// 0, in the run store) and reports.
 #include "cmd_train_general.h"
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <csignal>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
+#include "core/graph/generators.h"
 #include "core/graph/input_error.h"
 #include "core/train/distributed.h"
 #include "core/train/dp_worker.h"
@@ -27,13 +33,101 @@ extern "C" void onGeneralInterrupt(int) {
   if (gCancel) gCancel->cancel();
 }
 
-std::vector<std::string> splitKinds(const std::string& list) {
+std::vector<std::string> splitList(const std::string& list) {
   std::vector<std::string> out;
   std::stringstream s(list);
   std::string item;
-  while (std::getline(s, item, ','))
-    if (!item.empty()) out.push_back(item);
+  while (std::getline(s, item, ',')) {
+    const auto first = item.find_first_not_of(" \t"), last = item.find_last_not_of(" \t");
+    if (first != std::string::npos) out.push_back(item.substr(first, last - first + 1));
+  }
   return out;
+}
+
+bool isKind(const std::string& item) {
+  if (item == "layered") return true;
+  for (const GeneratorInfo& info : generatorKinds())
+    if (info.kind == item) return true;
+  return false;
+}
+
+// In a directory, the files taken as graphs: the extensions of the formats readGraphFile reads
+// (dataflow-graph/1 JSON, Doppler text, ONNX). Anything else (a README, a script, hidden files
+// such as editor swap files, subdirectories) is clearly not a graph and is passed over; a file
+// with one of these extensions that does not read is an error, never skipped.
+bool looksLikeGraphFile(const std::filesystem::path& p) {
+  const std::string name = p.filename().string();
+  if (name.empty() || name.front() == '.') return false;
+  std::string ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext == ".json" || ext == ".txt" || ext == ".onnx";
+}
+
+// --graphs: comma-separated kinds, graph files and directories of graph files.
+struct GraphSources {
+  std::vector<std::string> kinds;
+  std::vector<train::TrainingGraph> graphs;  // named by the path as given
+  std::vector<std::string> files;            // the same files, absolute (the run store's)
+};
+
+GraphSources readGraphSources(const std::string& spec, const GraphArgs& how) {
+  namespace fs = std::filesystem;
+  GraphSources out;
+  auto load = [&](const std::string& file) {
+    GraphArgs a = how;
+    a.graph = file;
+    out.graphs.push_back({file, loadGraph(a)});  // InputError naming the file and line or field
+    out.files.push_back(absoluteIfFile(file));
+  };
+  for (const std::string& item : splitList(spec)) {
+    std::error_code ec;
+    if (isKind(item)) {  // a file named like a kind is given as ./ffnn
+      out.kinds.push_back(item);
+    } else if (fs::is_directory(item, ec)) {
+      std::vector<fs::path> files;
+      for (fs::directory_iterator it(item, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file(ec) && looksLikeGraphFile(it->path())) files.push_back(it->path());
+      if (ec) throw InputError(item, "", "cannot list the directory: " + ec.message());
+      if (files.empty())
+        throw InputError(item, "",
+                         "no graph files in the directory (*.json, *.txt or *.onnx; "
+                         "subdirectories are not read)");
+      std::sort(files.begin(), files.end());
+      for (const fs::path& f : files) load(f.string());
+    } else if (fs::exists(item, ec)) {
+      load(item);  // a file named on its own is read whatever its name, as --graph reads it
+    } else {
+      throw InputError("", "--graphs",
+                       "'" + item +
+                           "' is neither a graph kind (chainmm, ffnn, llama-block, llama-layer, "
+                           "layered) nor a graph file or directory");
+    }
+  }
+  return out;
+}
+
+// "2 kinds (ffnn, layered), 3 graph files (g/a.json, g/b.json, g/c.txt)"
+std::string describeSources(const train::TrainingDistribution& d) {
+  std::ostringstream s;
+  auto list = [&s](const std::vector<std::string>& names) {
+    for (size_t i = 0; i < names.size() && i < 4; ++i) s << (i ? ", " : "") << names[i];
+    if (names.size() > 4) s << ", ...";
+  };
+  if (!d.kinds.empty()) {
+    s << d.kinds.size() << (d.kinds.size() == 1 ? " kind (" : " kinds (");
+    list(d.kinds);
+    s << ")";
+  }
+  if (!d.graphs.empty()) {
+    std::vector<std::string> names;
+    for (const auto& g : d.graphs) names.push_back(g.name);
+    s << (d.kinds.empty() ? "" : ", ") << d.graphs.size()
+      << (d.graphs.size() == 1 ? " graph file (" : " graph files (");
+    list(names);
+    s << ")";
+  }
+  return s.str();
 }
 
 // This command's arguments after the program name (from /proc: main's argv is not kept).
@@ -61,8 +155,11 @@ void addGeneralTrainOptions(CLI::App& train, GeneralTrainArgs& g) {
                  "Train one policy across many generated graphs and device sets (no --graph)");
   train
       .add_option("--graphs", g.graphs,
-                  "--general: graph kinds to sample, comma-separated (chainmm, ffnn, "
-                  "llama-block, llama-layer, layered)")
+                  "--general: what samples are drawn from, comma-separated: graph kinds "
+                  "(chainmm, ffnn, llama-block, llama-layer, layered: generated, randomised), "
+                  "graph files (JSON, Doppler text or ONNX; --scale and --dim apply) and "
+                  "directories (their *.json, *.txt and *.onnx files, by name, not recursive). "
+                  "Each sample picks one uniformly and draws a device set for it")
       ->capture_default_str();
   train.add_option("--batch", g.batch, "--general: samples per update, over all workers")
       ->check(CLI::Range(1, 100000))
@@ -91,7 +188,11 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
   if (c.episodes > 0) cfg.updates = (c.episodes + g.batch - 1) / g.batch;
   cfg.seed = c.seed;
   cfg.lr = c.lr > 0 ? c.lr : (cfg.stage == train::Stage::Imitation ? 1e-3 : 1e-4);
-  cfg.distribution.kinds = splitKinds(g.graphs);
+  // The files are read once, here, before any worker starts or any run is recorded: a graph that
+  // does not read stops the command with exit 2.
+  GraphSources sources = readGraphSources(g.graphs, c.graphFiles);
+  cfg.distribution.kinds = sources.kinds;
+  cfg.distribution.graphs = std::move(sources.graphs);
   cfg.distribution.min_devices = g.minDevices;
   cfg.distribution.max_devices = g.maxDevices;
   cfg.distribution.seed = c.seed;
@@ -100,6 +201,7 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
   if (g.workers > 1) {
     if (g.worldSize > 1)
       throw InputError("", "--workers", "give --workers or --world-size, not both");
+    checkRecordable(c.record);  // rank 0 records: a --db it would refuse fails here, exit 2
     // N copies of this command, each one worker; they find each other on a loopback port.
     std::vector<std::string> args = ownArguments();
     for (size_t i = 0; i < args.size(); ++i)
@@ -123,27 +225,84 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
     dist.master_port = m.port;
     dist.timeout_s = g.timeout;
   }
+  const int workers = distributed ? g.worldSize : 1;
   const train::TorchModule& torch = train::loadTorchModule();
+
+  // Rank 0 records the run. It is on no one graph: the spec holds the distribution instead.
+  sessions::RunSpec spec;
+  spec.kind = "train";
+  spec.method = "doppler-general";
+  spec.seed = c.seed;
+  const train::TrainingDistribution& d = cfg.distribution;
+  spec.params = {
+      {"general", true},
+      {"stage", c.stage},
+      {"graphs", g.graphs},
+      {"kinds", d.kinds},
+      {"graph_files", sources.files},
+      {"scale", c.graphFiles.scale},
+      {"min_devices", d.min_devices},
+      {"max_devices", d.max_devices},
+      {"mixed", d.mixed},
+      {"distribution_seed", d.seed},
+      {"batch", cfg.batch},
+      {"updates", cfg.updates},
+      {"lr", cfg.lr},
+      {"workers", workers},
+      {"from", c.from.empty() ? nlohmann::json() : nlohmann::json(absoluteIfFile(c.from))},
+      {"out", c.out}};
+  if (!c.graphFiles.dims.empty()) spec.params["dims"] = c.graphFiles.dims;
+  RecordArgs recordArgs = c.record;
+  if (dist.rank != 0) recordArgs.noRecord = true;
+  RunRecording rec(recordArgs, spec);  // a --db it refuses: InputError, before training
+
   CancelToken cancel;
   gCancel = &cancel;
   auto previous = std::signal(SIGINT, onGeneralInterrupt);
   ProgressBar bar(dist.rank == 0 ? "train --general" : "");
-  const train::GeneralTrainResult r =
-      torch.trainGeneral(cfg, c.from, c.out, distributed ? &dist : nullptr, cancel,
-                         [&](const train::GeneralTrainProgress& p) {
-                           if (dist.rank == 0)
+  train::GeneralTrainResult r;
+  try {
+    r = torch.trainGeneral(cfg, c.from, c.out, distributed ? &dist : nullptr, cancel,
+                           [&](const train::GeneralTrainProgress& p) {
+                             if (dist.rank != 0) return;
                              bar.update(p.update, p.updates,
                                         "ratio to critical-path " + fixedNumber(p.mean_ratio, 3) +
                                             ", loss " + fixedNumber(p.loss, 4));
-                         });
+                             // The curve, stepped by episodes (resumed runs go on counting).
+                             rec.metric("mean_ratio", p.episodes, p.mean_ratio);
+                             rec.metric("loss", p.episodes, p.loss);
+                             rec.metric("elapsed_s", p.episodes, p.elapsed_s);
+                           });
+  } catch (const std::exception& e) {
+    std::signal(SIGINT, previous);
+    gCancel = nullptr;
+    bar.finish();
+    rec.fail(e.what());
+    throw;
+  }
   std::signal(SIGINT, previous);
   gCancel = nullptr;
   bar.finish();
   if (dist.rank != 0) return;  // rank 0 reports and writes the checkpoint
+  const long episodes = r.updates_done * cfg.batch;
+  rec.save([&](sessions::RunStore& store, int64_t run) {
+    std::map<std::string, double> figures = {{"updates", static_cast<double>(r.updates_done)},
+                                             {"episodes", static_cast<double>(episodes)},
+                                             {"seconds", r.train_s}};
+    if (!r.curve.empty()) {
+      figures["mean_ratio"] = r.curve.back().mean_ratio;
+      figures["loss"] = r.curve.back().loss;
+    }
+    store.setFigures(run, figures);
+    store.addCheckpointFile(run, c.out, episodes, c.stage);
+    store.finishRun(run,
+                    r.cancelled ? sessions::RunStatus::Cancelled : sessions::RunStatus::Finished);
+    rec.markEnded();
+  });
   OutputArgs output;
   output.json = c.json;
-  writeResult(
-      output,
+  writeRecordedResult(
+      output, rec,
       [&] {
         nlohmann::json curve = nlohmann::json::array();
         for (const auto& p : r.curve)
@@ -152,20 +311,29 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
                            {"loss", p.loss},
                            {"mean_ratio", p.mean_ratio},
                            {"elapsed_s", p.elapsed_s}});
+        nlohmann::json graphs = nlohmann::json::array();
+        for (size_t i = 0; i < d.graphs.size(); ++i)
+          graphs.push_back({{"name", d.graphs[i].name},
+                            {"file", sources.files[i]},
+                            {"nodes", d.graphs[i].graph.nodeCount()},
+                            {"edges", d.graphs[i].graph.edgeCount()}});
         return nlohmann::json{{"checkpoint", c.out},
                               {"stage", c.stage},
                               {"updates", r.updates_done},
-                              {"episodes", r.updates_done * cfg.batch},
-                              {"workers", distributed ? g.worldSize : 1},
+                              {"episodes", episodes},
+                              {"workers", workers},
                               {"train_s", r.train_s},
                               {"cancelled", r.cancelled},
+                              {"sources", {{"kinds", d.kinds}, {"graphs", graphs}}},
                               {"curve", curve}};
       },
       [&] {
         std::ostringstream s;
         s << "general     " << c.stage << ", " << r.updates_done << " updates of " << cfg.batch
-          << " samples (" << (distributed ? g.worldSize : 1) << " worker"
-          << (distributed ? "s" : "") << ")" << (r.cancelled ? ", cancelled" : "") << "\n";
+          << " samples (" << workers << " worker" << (workers > 1 ? "s" : "") << ")"
+          << (r.cancelled ? ", cancelled" : "") << "\n"
+          << "samples     " << describeSources(d) << ", on " << d.min_devices << " to "
+          << d.max_devices << " devices\n";
         if (!r.curve.empty())
           s << "last        makespan / critical-path " << fixedNumber(r.curve.back().mean_ratio, 3)
             << ", loss " << fixedNumber(r.curve.back().loss, 4) << "\n";

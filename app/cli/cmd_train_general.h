@@ -5,6 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "cli_common.h"
+#include "run_recording.h"
+
 namespace doppler::cli {
 
 struct GeneralTrainArgs {
@@ -25,6 +28,8 @@ struct GeneralTrainCommon {
   double lr = 0;
   uint64_t seed = 1;
   bool json = false;
+  GraphArgs graphFiles;  // how --graphs files are read (--scale, --dim); its graph is unused
+  RecordArgs record;     // --db, --no-record (rank 0 records)
 };
 
 void addGeneralTrainOptions(CLI::App& train, GeneralTrainArgs& args);

@@ -62,8 +62,27 @@ bool opensForReading(const std::string& path) {
 
 }  // namespace
 
+void checkRecordable(const RecordArgs& args) {
+  if (args.noRecord) return;
+  const std::string path = resolveDbPath(args.db);
+  try {
+    sessions::RunStore store(path);
+  } catch (const InputError&) {
+    if (!opensForReading(path)) throw;  // as RunRecording: only a refused file is bad input
+  }
+}
+
 RunRecording::RunRecording(const RecordArgs& args, sessions::RunSpec spec, const DataflowGraph& g,
                            const DeviceSet& d) {
+  begin(args, std::move(spec), &g, &d);
+}
+
+RunRecording::RunRecording(const RecordArgs& args, sessions::RunSpec spec) {
+  begin(args, std::move(spec), nullptr, nullptr);
+}
+
+void RunRecording::begin(const RecordArgs& args, sessions::RunSpec spec, const DataflowGraph* g,
+                         const DeviceSet* d) {
   if (args.noRecord) return;
   path_ = resolveDbPath(args.db);
   try {
@@ -77,8 +96,8 @@ RunRecording::RunRecording(const RecordArgs& args, sessions::RunSpec spec, const
     return;
   }
   save([&](sessions::RunStore& store, int64_t) {
-    spec.graph_id = store.putGraph(g);
-    spec.device_set_id = store.putDeviceSet(d);
+    if (g) spec.graph_id = store.putGraph(*g);
+    if (d) spec.device_set_id = store.putDeviceSet(*d);
     id_ = store.beginRun(spec);
   });
 }

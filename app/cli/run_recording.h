@@ -60,6 +60,10 @@ std::string absoluteIfFile(const std::string& path);
 // `db` as given, or the default session path (its directory created). Throws InputError.
 std::string resolveDbPath(const std::string& db);
 
+// Opens the store as RunRecording would and closes it: a --db it would refuse is an InputError
+// here, before any work starts (`train --general --workers N`, whose rank 0 records).
+void checkRecordable(const RecordArgs& args);
+
 // What a run records about its inputs, so it can be repeated: the graph file (absolute), its
 // scale and the device spec, with `params` (the command's own settings) added.
 sessions::RunSpec runSpec(const std::string& kind, const std::string& method,
@@ -74,6 +78,8 @@ class RunRecording {
  public:
   RunRecording(const RecordArgs& args, sessions::RunSpec spec, const DataflowGraph& g,
                const DeviceSet& d);
+  // A run on no one graph and device set (`train --general` samples many): none is stored.
+  RunRecording(const RecordArgs& args, sessions::RunSpec spec);
   ~RunRecording();
   RunRecording(const RunRecording&) = delete;
   RunRecording& operator=(const RunRecording&) = delete;
@@ -105,6 +111,8 @@ class RunRecording {
   const std::string& lost() const { return lost_; }
 
  private:
+  void begin(const RecordArgs& args, sessions::RunSpec spec, const DataflowGraph* g,
+             const DeviceSet* d);
   // Runs `write` while recording; a failure stops the recording and is kept in lost_.
   void guard(const std::function<void()>& write);
 

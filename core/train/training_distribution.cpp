@@ -108,9 +108,13 @@ DeviceSet sampleDevices(std::mt19937_64& rng, int n, bool mixed, std::string* wh
 
 }  // namespace
 
-void TrainingDistribution::validate() const {
-  if (kinds.empty()) throw InputError("", "kinds", "the training distribution needs a kind");
-  for (const std::string& k : kinds) {
+namespace {
+
+// The settings every sample needs; cheap, so each sample checks them.
+void checkSettings(const TrainingDistribution& d) {
+  if (d.sourceCount() == 0)
+    throw InputError("", "kinds", "the training distribution needs a kind or a graph");
+  for (const std::string& k : d.kinds) {
     bool known = k == "layered";
     for (const GeneratorInfo& info : generatorKinds()) known = known || info.kind == k;
     if (!known)
@@ -118,11 +122,35 @@ void TrainingDistribution::validate() const {
           "", "kinds",
           "unknown kind '" + k + "' (known: chainmm, ffnn, llama-block, llama-layer, layered)");
   }
-  if (min_devices < 1 || max_devices < min_devices || max_devices > 64)
+  if (d.min_devices < 1 || d.max_devices < d.min_devices || d.max_devices > 64)
     throw InputError("", "devices",
                      "needs 1 <= min_devices <= max_devices <= 64, got " +
-                         std::to_string(min_devices) + " to " + std::to_string(max_devices));
-  if (!(mixed >= 0 && mixed <= 1)) throw InputError("", "mixed", "must be between 0 and 1");
+                         std::to_string(d.min_devices) + " to " + std::to_string(d.max_devices));
+  if (!(d.mixed >= 0 && d.mixed <= 1)) throw InputError("", "mixed", "must be between 0 and 1");
+}
+
+void checkGraph(const TrainingGraph& t) {
+  const DataflowGraph& g = t.graph;
+  if (g.nodeCount() == 0) throw InputError(t.name, "nodes", "the graph has no nodes");
+  for (int v = 0; v < g.nodeCount(); ++v)
+    if (g.node(v).compute_us.size() > 1)
+      throw InputError(t.name, "nodes[" + std::to_string(v) + "] '" + g.node(v).id + "'.compute_us",
+                       "has per-device compute times, which belong to one device set; general "
+                       "training draws its own device sets (give one time, or flops)");
+}
+
+// The first draw of a sample: its source, uniform over kinds and graphs. With no graphs this is
+// the draw sampleTraining always made (pick among the kinds), so samples of the generators alone
+// stay what they were.
+size_t drawSource(std::mt19937_64& rng, const TrainingDistribution& d) {
+  return static_cast<size_t>(uniformInt(rng, 0, static_cast<int>(d.sourceCount()) - 1));
+}
+
+}  // namespace
+
+void TrainingDistribution::validate() const {
+  checkSettings(*this);
+  for (const TrainingGraph& t : graphs) checkGraph(t);
 }
 
 DataflowGraph randomLayeredDag(uint64_t seed, int layers, int width) {
@@ -165,13 +193,24 @@ DataflowGraph randomLayeredDag(uint64_t seed, int layers, int width) {
   return g;
 }
 
-TrainingSample sampleTraining(const TrainingDistribution& d, uint64_t index) {
-  d.validate();
+size_t sampleSource(const TrainingDistribution& d, uint64_t index) {
+  checkSettings(d);
   std::mt19937_64 rng = sampleRng(d.seed, index);
-  const std::string kind = pick(rng, d.kinds);
+  return drawSource(rng, d);
+}
+
+TrainingSample sampleTraining(const TrainingDistribution& d, uint64_t index) {
+  checkSettings(d);
+  std::mt19937_64 rng = sampleRng(d.seed, index);
+  const size_t source = drawSource(rng, d);
   TrainingSample s;
   std::ostringstream what;
-  if (kind == "layered") {
+  if (source >= d.kinds.size()) {
+    const TrainingGraph& given = d.graphs[source - d.kinds.size()];
+    checkGraph(given);
+    s.graph = given.graph;
+    what << "graph " << given.name;
+  } else if (const std::string& kind = d.kinds[source]; kind == "layered") {
     const int layers = uniformInt(rng, 4, 12), width = uniformInt(rng, 2, 10);
     s.graph = randomLayeredDag(rng(), layers, width);
     what << "layered layers=" << layers << " width=" << width;

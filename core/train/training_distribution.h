@@ -4,6 +4,8 @@
 //   - The four generators with randomised parameters, drawn around the paper's sizes but never at
 //     their defaults (the defaults are the evaluation graphs).
 //   - Random layered DAGs (matmul-like nodes, skip connections).
+//   - Given graphs (`train --general --graphs FILE|DIR`, read by the CLI): each sampled as it is,
+//     on a sampled device set like the generated ones.
 //   - Device sets: identical devices, or devices whose throughput, memory bandwidth and links vary
 //     (a slow PCIe pair beside NVLink ones, a slower GPU generation).
 // A sample depends only on the seed and its index, so data-parallel workers can split the indices
@@ -17,14 +19,28 @@
 
 namespace doppler::train {
 
+// A graph given as it is, with the name samples are described by (the CLI gives its file).
+struct TrainingGraph {
+  std::string name;
+  DataflowGraph graph;
+};
+
 struct TrainingDistribution {
   // "chainmm", "ffnn", "llama-block", "llama-layer" (randomised generators) and "layered".
   std::vector<std::string> kinds = {"chainmm", "ffnn", "llama-block", "llama-layer", "layered"};
   int min_devices = 2, max_devices = 8;
   double mixed = 0.5;  // the share of device sets whose devices differ
   uint64_t seed = 1;
+  // Given graphs. A sample picks uniformly among the kinds and these (a kind weighs as much as one
+  // graph). Reading files is the caller's business: the distribution holds graphs, not formats.
+  std::vector<TrainingGraph> graphs = {};
 
-  void validate() const;  // throws InputError naming the field
+  // The number of sources a sample picks among: kinds, then graphs.
+  size_t sourceCount() const { return kinds.size() + graphs.size(); }
+  // Throws InputError naming the field, or the graph's name for a graph that cannot be trained
+  // on: no nodes, or per-device compute times (they belong to one device set; samples draw
+  // theirs).
+  void validate() const;
 };
 
 struct TrainingSample {
@@ -33,8 +49,13 @@ struct TrainingSample {
   std::string description;  // "ffnn layers=3 shards=2 ... on 5 mixed devices"
 };
 
-// Sample `index` of the distribution (deterministic in seed and index).
+// Sample `index` of the distribution (deterministic in seed and index). A given graph's sample is
+// described as "graph NAME on 5 mixed devices".
 TrainingSample sampleTraining(const TrainingDistribution& d, uint64_t index);
+
+// Which source sample `index` draws, without building it: i < kinds.size() is kinds[i], else
+// graphs[i - kinds.size()]. The first draw sampleTraining makes, so the two always agree.
+size_t sampleSource(const TrainingDistribution& d, uint64_t index);
 
 // A layered DAG: `layers` layers of up to `width` nodes, each node reading one to three nodes of
 // the layer before (and, with probability 1/5, one of an earlier layer); FLOPs and bytes
