@@ -1,6 +1,7 @@
 // `doppler eval`: a trained policy's placement, printed as `place` prints one, with
 // "method": "doppler". The checkpoint is read and the network run by the LibTorch module
 // (core/train/torch_module.h); the decisions and the simulation are plain C++ here.
+#include <chrono>
 #include <filesystem>
 #include <sstream>
 
@@ -118,10 +119,16 @@ void runEval(const EvalArgs& given) {
 
   // Computed before the run is recorded (it takes milliseconds): a bad override fails without
   // leaving a failed run behind.
+  // The placement's own time, as a user waits for it once the policy is loaded: features,
+  // encoder and the -k decodes (not the module, checkpoint or graph loading).
+  const auto placeStart = std::chrono::steady_clock::now();
   const policy::GraphFeatures features = policy::graphFeatures(costs);
   const policy::PolicyScores scores = pol->scores(features);
   train::EvalResult best =
       train::evaluateScores(scores, costs, features, args.samples, args.seed, sim, sel, plc);
+  const double placeMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - placeStart)
+          .count();
   std::optional<policy::TracedEpisode> traced;
   if (args.decisions || !overrides.empty()) {
     traced = traceReported(scores, costs, features, best, overrides, g, sel, plc);
@@ -147,7 +154,8 @@ void runEval(const EvalArgs& given) {
       store.setFigures(rec.id(), {{"makespan_us", r.schedule.makespan_us},
                                   {"planned_makespan_us", best.episode.planned_makespan_us},
                                   {"lower_bound_us", lb},
-                                  {"evaluations", static_cast<double>(args.samples)}});
+                                  {"evaluations", static_cast<double>(args.samples)},
+                                  {"placement_ms", placeMs}});
       rec.finish();
     }
   } catch (const std::exception& e) {
@@ -162,6 +170,7 @@ void runEval(const EvalArgs& given) {
         {"policy", args.policy}, {"samples", args.samples}, {"sel", args.sel}, {"plc", args.plc}};
     out["evaluations"] = args.samples;
     out["best_sample"] = best.best_sample;
+    out["placement_ms"] = placeMs;
     out["discipline"] = toString(discipline);
     out["order"] = nlohmann::json::array();
     out["policy"] = {{"architecture", pol->architecture().toJson()},
@@ -190,6 +199,7 @@ void runEval(const EvalArgs& given) {
     << "devices       " << d.name << " (" << d.size() << ")\n"
     << "makespan      " << fmt(r.schedule.makespan_us) << " us (simulated, " << toString(sim.model)
     << ", best of " << args.samples << ")\n"
+    << "placed in     " << fmt(placeMs) << " ms\n"
     << "lower bound   " << fmt(lb) << " us (ratio " << fmt(r.schedule.makespan_us / lb) << ")\n"
     << "expected      " << expected.describe() << "\n";
   if (rec.enabled()) s << "run " << rec.id() << " recorded in " << rec.db() << "\n";

@@ -122,10 +122,11 @@ void runTrain(const TrainArgs& args) {
   if (args.general.general) {
     if (!args.graph.graph.empty())
       throw InputError("", "--graph", "--general samples its own graphs; give one or the other");
-    runGeneralTrain(
-        args.general,
-        {args.stage, args.out, args.from, args.given("episodes") ? args.episodes : 0,
-         args.given("lr") ? args.lr : 0, args.seed, args.json, args.graph, args.record});
+    runGeneralTrain(args.general,
+                    {args.stage, args.out, args.from, args.given("episodes") ? args.episodes : 0,
+                     args.given("lr") ? args.lr : 0, args.seed, args.json, args.graph, args.record,
+                     args.given("entropy") ? args.entropy : -1,
+                     args.given("imitate-best") ? args.imitateBest : -1});
     return;
   }
   if (args.graph.graph.empty())

@@ -161,7 +161,19 @@ void addGeneralTrainOptions(CLI::App& train, GeneralTrainArgs& g) {
                   "directories (their *.json, *.txt and *.onnx files, by name, not recursive). "
                   "Each sample picks one uniformly and draws a device set for it")
       ->capture_default_str();
-  train.add_option("--batch", g.batch, "--general: samples per update, over all workers")
+  train
+      .add_option("--group", g.group,
+                  "--general, stage II: episodes of each sampled graph (the advantage is against "
+                  "their mean); --batch must be a multiple of it")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  train
+      .add_option("--teacher-budget", g.teacherBudget,
+                  "--general, stage II: local-search evaluations of the teacher each sampled graph "
+                  "imitates (with --imitate-best, when it beats the graph's own episodes)")
+      ->check(CLI::Range(1L, 10000000L))
+      ->capture_default_str();
+  train.add_option("--batch", g.batch, "--general: episodes per update, over all workers")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   train.add_option("--min-devices", g.minDevices, "--general: fewest devices in a sample")
@@ -185,6 +197,10 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
   if (c.stage == "real") throw InputError("", "--stage", "--general trains stage imitation or sim");
   cfg.stage = train::parseStage(c.stage);
   cfg.batch = g.batch;
+  cfg.group = g.group;
+  if (c.entropy >= 0) cfg.entropy = c.entropy;
+  if (c.imitate >= 0) cfg.imitate = c.imitate;
+  cfg.teacher_budget = g.teacherBudget;
   if (c.episodes > 0) cfg.updates = (c.episodes + g.batch - 1) / g.batch;
   cfg.seed = c.seed;
   cfg.lr = c.lr > 0 ? c.lr : (cfg.stage == train::Stage::Imitation ? 1e-3 : 1e-4);
@@ -246,6 +262,10 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
       {"mixed", d.mixed},
       {"distribution_seed", d.seed},
       {"batch", cfg.batch},
+      {"group", cfg.group},
+      {"entropy", cfg.entropy},
+      {"imitate", cfg.imitate},
+      {"teacher_budget", cfg.teacher_budget},
       {"updates", cfg.updates},
       {"lr", cfg.lr},
       {"workers", workers},
@@ -330,7 +350,7 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
       [&] {
         std::ostringstream s;
         s << "general     " << c.stage << ", " << r.updates_done << " updates of " << cfg.batch
-          << " samples (" << workers << " worker" << (workers > 1 ? "s" : "") << ")"
+          << " episodes (" << workers << " worker" << (workers > 1 ? "s" : "") << ")"
           << (r.cancelled ? ", cancelled" : "") << "\n"
           << "samples     " << describeSources(d) << ", on " << d.min_devices << " to "
           << d.max_devices << " devices\n";

@@ -19,6 +19,8 @@ struct GeneralTrainArgs {
   int rank = 0, worldSize = 1;
   std::string master;
   double timeout = 120;
+  int group = 4;              // stage II episodes per graph
+  long teacherBudget = 2000;  // stage II teacher's local-search evaluations
 };
 
 // What `train` shares with --general.
@@ -30,6 +32,8 @@ struct GeneralTrainCommon {
   bool json = false;
   GraphArgs graphFiles;  // how --graphs files are read (--scale, --dim); its graph is unused
   RecordArgs record;     // --db, --no-record (rank 0 records)
+  double entropy = -1;   // stage II entropy bonus; negative: the trainer's default
+  double imitate = -1;   // stage II self-imitation weight; negative: the trainer's default
 };
 
 void addGeneralTrainOptions(CLI::App& train, GeneralTrainArgs& args);

@@ -6,12 +6,15 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
 
 #include "core/graph/input_error.h"
+#include "core/heuristics/method.h"
 #include "core/policy/policy_impl.h"
 #include "core/sim/cost_table.h"
 #include "core/sim/simulator.h"
+#include "core/train/device_labels.h"
 #include "core/train/distributed.h"
 #include "core/train/expected_improvement.h"
 
@@ -45,19 +48,53 @@ struct Sample {
         reference(simulatedHeuristicMakespan(costs, {}, "critical-path")) {}
 };
 
+// Stage II's teacher on one sample: the better of HEFT and a short local search from
+// critical-path, as a decision sequence the policy can replay (its devices relabelled in order of
+// first use where they are interchangeable, as a greedy policy breaks ties).
+struct Teacher {
+  Assignment assignment;
+  std::vector<int> order;
+  double makespan = 0;
+};
+
+Teacher teacherOf(const CostTable& costs, long budget, uint64_t seed) {
+  Teacher best;
+  best.makespan = std::numeric_limits<double>::infinity();
+  for (const char* name : {"heft", "local-search"}) {
+    const Method& method = findMethod(name);
+    PlaceContext ctx{costs, SimOptions{}, seed, budget, {}, {}, nullptr};
+    const Placement placed = method.place(ctx, Params(method.params(), {}));
+    const SimResult r = Simulator(costs).run(placed.assignment);
+    if (r.schedule.makespan_us >= best.makespan) continue;
+    Placement timed = placed;
+    timed.planned = r.schedule;
+    best.assignment = placed.assignment;
+    best.order = executionOrder(timed);  // by simulated start: a topological order
+    best.makespan = r.schedule.makespan_us;
+  }
+  if (devicesInterchangeable(costs)) canonicalDevices(best.order, costs.devices(), best.assignment);
+  return best;
+}
+
 }  // namespace
 
 GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string& from,
-                                const std::string& out, DataParallelGroup* group,
+                                const std::string& out, DataParallelGroup* dp,
                                 const CancelToken& cancel, const GeneralTrainProgressFn& progress) {
   const auto t0 = Clock::now();
   cfg.distribution.validate();
   if (cfg.stage == Stage::Real)
     throw InputError("", "--stage", "general training runs stage imitation or sim");
   if (cfg.batch < 1) throw InputError("", "--batch", "must be at least 1");
-  const int W = group ? group->worldSize() : 1;
-  const int rank = group ? group->rank() : 0;
+  const int W = dp ? dp->worldSize() : 1;
+  const int rank = dp ? dp->rank() : 0;
   const bool imitation = cfg.stage == Stage::Imitation;
+  const int group = imitation ? 1 : cfg.group;  // episodes per sample
+  if (group < 1 || cfg.batch % group != 0)
+    throw InputError("", "--batch",
+                     "stage II takes " + std::to_string(cfg.group) +
+                         " episodes of each graph, so the batch must be a multiple of it");
+  const int graphs = cfg.batch / group;  // samples per update
 
   // One intra-op thread per worker: workers, not threads, are how this trainer scales (and a
   // thread pool per process on a shared machine only contends).
@@ -77,7 +114,7 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
       done = meta.value("updates_done", 0L);
     }
   }
-  if (group) group->broadcastParameters(*net);
+  if (dp) dp->broadcastParameters(*net);
 
   auto save = [&] {
     if (out.empty() || rank != 0) return;
@@ -85,6 +122,9 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
     meta["stage"] = toString(cfg.stage);
     meta["updates_done"] = done;
     meta["batch"] = cfg.batch;
+    meta["group"] = group;
+    meta["imitate"] = cfg.imitate;
+    meta["teacher_budget"] = cfg.teacher_budget;
     meta["distribution_seed"] = cfg.distribution.seed;
     meta["kinds"] = cfg.distribution.kinds;
     meta["devices"] = {cfg.distribution.min_devices, cfg.distribution.max_devices};
@@ -100,52 +140,85 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
     net->train();
     opt.zero_grad();
     double lossSum = 0, ratioSum = 0;
-    int mine = 0;
-    // Stage II: this worker's episodes first (rewards need the batch's mean before the loss).
+    // This worker's episodes first (stage II's advantages need each graph's mean ratio).
     std::vector<std::unique_ptr<Sample>> samples;
-    std::vector<policy::Rollout> rollouts;
     std::vector<policy::Prepared> prepared;
-    for (int k = rank; k < cfg.batch; k += W) {
-      const uint64_t index = static_cast<uint64_t>(done) * cfg.batch + k;
+    std::vector<policy::Rollout> rollouts;  // group per sample, sample-major
+    std::vector<uint64_t> indices;          // each sample's index in the distribution
+    for (int k = rank; k < graphs; k += W) {
+      const uint64_t index = static_cast<uint64_t>(done) * graphs + k;
       samples.push_back(std::make_unique<Sample>(sampleTraining(cfg.distribution, index)));
+      indices.push_back(index);
       Sample& s = *samples.back();
       prepared.push_back(policy::prepare(net, s.tensors, true));
-      policy::RolloutOptions o;
-      o.episode.mode = imitation ? policy::DecisionMode::Greedy : policy::DecisionMode::Sample;
-      o.episode.record_probs = false;
-      o.episode.seed = mix(cfg.seed, index);
-      o.keep_batch = true;
-      o.teacher_targets = imitation;
-      rollouts.push_back(policy::rollout(prepared.back(), s.costs, s.features, o));
-      ++mine;
+      for (int j = 0; j < group; ++j) {
+        policy::RolloutOptions o;
+        o.episode.mode = imitation ? policy::DecisionMode::Greedy : policy::DecisionMode::Sample;
+        o.episode.record_probs = false;
+        o.episode.seed = mix(cfg.seed, index * static_cast<uint64_t>(group) + j);
+        o.keep_batch = true;
+        o.teacher_targets = imitation;
+        rollouts.push_back(policy::rollout(prepared.back(), s.costs, s.features, o));
+      }
     }
-    std::vector<double> ratio(samples.size());
-    for (size_t i = 0; i < samples.size(); ++i) {
-      ratio[i] = Simulator(samples[i]->costs).makespan(rollouts[i].result.assignment) /
-                 samples[i]->reference;
+    std::vector<double> ratio(rollouts.size());
+    for (size_t i = 0; i < rollouts.size(); ++i) {
+      const Sample& s = *samples[i / group];
+      ratio[i] = Simulator(s.costs).makespan(rollouts[i].result.assignment) / s.reference;
       ratioSum += ratio[i];
     }
-    // The batch's mean ratio, the same on every worker: stage II's baseline.
-    const double batchRatio = (group ? group->allreduceSum(ratioSum) : ratioSum) / cfg.batch;
+    const double batchRatio = (dp ? dp->allreduceSum(ratioSum) : ratioSum) / cfg.batch;
     torch::Tensor loss = torch::zeros({});
-    for (size_t i = 0; i < samples.size(); ++i) {
+    for (size_t i = 0; i < rollouts.size(); ++i) {
+      const size_t g = i / group;
       const policy::StepTerms t =
-          policy::recompute(net, prepared[i], rollouts[i], samples[i]->costs.devices(), imitation);
+          policy::recompute(net, prepared[g], rollouts[i], samples[g]->costs.devices(), imitation);
       torch::Tensor l;
       if (imitation) {
         l = -(t.sel_target.mean() + t.plc_target.mean());
       } else {
-        // Better than the batch (a lower ratio) is a positive advantage.
-        const double adv = std::clamp(batchRatio - ratio[i], -5.0, 5.0);
+        // Better than the graph's other placements (a lower ratio): a positive advantage.
+        double graphMean = 0;
+        for (int j = 0; j < group; ++j) graphMean += ratio[g * group + j];
+        graphMean /= group;
+        const double adv = std::clamp(graphMean - ratio[i], -5.0, 5.0);
         l = -adv * (t.sel_logp.mean() + t.plc_logp.mean()) -
             cfg.entropy * (t.sel_entropy + t.plc_entropy).mean();
+      }
+      // Self-imitation, once per sample (on its first episode's turn): the best of the teacher
+      // and the sample's own episodes. It is what carries the policy past its teacher of stage
+      // I; REINFORCE alone, across graphs, moved the greedy policy little and noisily.
+      if (!imitation && cfg.imitate > 0 && i % group == 0) {
+        size_t best = i;
+        for (int j = 1; j < group; ++j)
+          if (ratio[i + j] < ratio[best]) best = i + j;
+        const Sample& s = *samples[g];
+        const Teacher teacher =
+            teacherOf(s.costs, cfg.teacher_budget, mix(cfg.seed ^ 0x7eac4e7ULL, indices[g]));
+        torch::Tensor logp;
+        if (teacher.makespan / s.reference < ratio[best]) {
+          policy::EpisodeOptions eo;
+          eo.record_probs = false;
+          const policy::Rollout r =
+              policy::replay(s.costs, s.features, teacher.order, teacher.assignment, eo);
+          const policy::StepTerms tt =
+              policy::recompute(net, prepared[g], r, s.costs.devices(), false);
+          logp = tt.sel_logp.mean() + tt.plc_logp.mean();
+        } else {
+          const policy::StepTerms tb =
+              best == i
+                  ? t
+                  : policy::recompute(net, prepared[g], rollouts[best], s.costs.devices(), false);
+          logp = tb.sel_logp.mean() + tb.plc_logp.mean();
+        }
+        l = l - cfg.imitate * group * logp;  // times group: the batch mean divides by episodes
       }
       lossSum += l.item<double>();
       // Scaled so that averaging over W workers gives the mean over the whole batch.
       loss = loss + l * (static_cast<double>(W) / cfg.batch);
     }
     loss.backward();
-    if (group) group->averageGradients(*net);
+    if (dp) dp->averageGradients(*net);
     torch::nn::utils::clip_grad_norm_(net->parameters(), cfg.clip_grad);
     opt.step();
     ++done;
@@ -154,7 +227,7 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
     p.update = u + 1;
     p.updates = cfg.updates;
     p.episodes = done * cfg.batch;
-    p.loss = (group ? group->allreduceSum(lossSum) : lossSum) / cfg.batch;
+    p.loss = (dp ? dp->allreduceSum(lossSum) : lossSum) / cfg.batch;
     p.mean_ratio = batchRatio;
     p.elapsed_s = std::chrono::duration<double>(Clock::now() - t0).count();
     result.curve.push_back(p);

@@ -4,7 +4,8 @@
 // training distribution (training_distribution.h), with a per-graph normalised reward: the
 // makespan over critical-path's on the same graph, so large and small graphs weigh alike.
 //
-// Each update takes `batch` samples, indices update * batch + k. With a data-parallel group
+// Each update takes `batch` episodes: stage I one per sample, stage II `group` per sample, on
+// samples update * graphs + k (graphs = batch / group). With a data-parallel group
 // (distributed.h) worker r rolls out the samples k = r, r + W, ... and the gradients are averaged
 // by all-reduce before the step, so W workers compute exactly the update one process would.
 // Plain declarations; the implementation is LibTorch (core/train, inside the module).
@@ -30,6 +31,15 @@ struct GeneralTrainConfig {
   uint64_t seed = 1;  // network initialisation and episode draws
   TrainingDistribution distribution;
   long checkpoint_every = 10;  // updates
+  // Stage II: episodes per graph. Each update takes batch / group graphs and samples `group`
+  // placements of each; an episode's advantage is its graph's mean ratio minus its own, so a
+  // graph that is easy or hard for every placement teaches nothing by itself (across graphs the
+  // ratio's spread is far larger than any one policy change). batch must be a multiple of it.
+  int group = 4;
+  // Stage II self-imitation weight (0: none) of each sample's best placement among its episodes
+  // and a teacher (the better of HEFT and local search with teacher_budget evaluations).
+  double imitate = 1.0;
+  long teacher_budget = 2000;
 };
 
 struct GeneralTrainProgress {

@@ -3,6 +3,7 @@
 // same updates as one process; a worker that cannot reach its group fails with one line.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "core/policy/policy.h"
@@ -109,6 +110,31 @@ TEST_F(GeneralTraining, TheShippedPolicyPlacesWithoutTraining) {
                  {"--param", "doppler"});
 }
 
+// Stage II imitates, per sampled graph, the best of its own episodes and a teacher (HEFT or a
+// short local search): on one graph file the loss, which that term dominates, falls; without the
+// term what is left (advantages centred on each graph's mean) is small.
+TEST_F(GeneralTraining, StageTwoImitatesItsTeacher) {
+  const auto g = run("graph generate ffnn -p layers=3 -p shards=3 --out " + path("ff.json"));
+  ASSERT_EQ(g.status, 0) << g.err;
+  const std::string dist =
+      "--graphs " + path("ff.json") + " --min-devices 3 --max-devices 3 --no-record ";
+  train(path("il.pt"), dist + "--episodes 160");
+  auto mean = [](const json& curve, int from) {
+    double m = 0;
+    for (int k = from; k < from + 10; ++k) m += curve[k]["loss"].get<double>() / 10;
+    return m;
+  };
+  const json with =
+      train(path("s1.pt"), dist + "--stage sim --episodes 320 --from " + path("il.pt"));
+  ASSERT_EQ(with["curve"].size(), 40u);
+  EXPECT_GT(mean(with["curve"], 0), 1.0);  // the teacher's negative log-likelihood per step
+  EXPECT_LT(mean(with["curve"], 30), 0.95 * mean(with["curve"], 0));
+  const json without = train(
+      path("s0.pt"), dist + "--stage sim --episodes 320 --imitate-best 0 --from " + path("il.pt"));
+  ASSERT_EQ(without["curve"].size(), 40u);
+  EXPECT_LT(std::abs(mean(without["curve"], 0)), 0.2);
+}
+
 TEST_F(GeneralTraining, BadOptionsExitTwo) {
   expectBadInput("train --general --graph g.json --out " + path("x.pt"), {"--graph", "--general"});
   expectBadInput("train --general --stage real --out " + path("x.pt"), {"--stage"});
@@ -118,6 +144,9 @@ TEST_F(GeneralTraining, BadOptionsExitTwo) {
   expectBadInput("train --general --graphs pancakes --out " + path("x.pt"), {"pancakes"});
   expectBadInput("train --general --min-devices 9 --out " + path("x.pt"), {"devices"});
   expectBadInput("train --general --batch 0 --out " + path("x.pt"), {"--batch"});
+  // Stage II takes --group episodes of each graph: the batch must hold whole groups.
+  expectBadInput("train --general --stage sim --batch 6 --group 4 --out " + path("x.pt"),
+                 {"--batch", "multiple"});
   expectBadInput("train --devices 2 --out " + path("x.pt"), {"--graph"});
 }
 
