@@ -29,7 +29,8 @@ void MainWindow::restoreSession() {
   if (!settings_.method().isEmpty()) initial.method = settings_.method().toStdString();
   if (!options_.method.isEmpty()) initial.method = options_.method.toStdString();
   try {
-    findMethod(initial.method);
+    // The general policy is the one method outside the registry, offered where it can run.
+    if (!tuner_->hasMethod(QString::fromStdString(initial.method))) findMethod(initial.method);
   } catch (const std::exception& e) {
     showError(QString::fromStdString(e.what()));
     initial.method = PlacementSettings().method;

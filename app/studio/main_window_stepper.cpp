@@ -14,6 +14,7 @@
 
 #include "app/studio/job_runner.h"
 #include "app/studio/main_window.h"
+#include "app/studio/placement_compute.h"
 #include "app/studio/stepper_session.h"
 #include "app/studio/studio_document.h"
 #include "core/fleet/world/topology.h"
@@ -129,6 +130,11 @@ void MainWindow::startStepperFromTuner() {
   // A search or a one-shot baseline has no decisions to step through: the critical-path teacher
   // with the same cost settings stands in, and the dock says so.
   const std::string asked = source.settings.method;
+  // The tuner's general policy (not a registry method): the stepper follows its greedy episode.
+  if (asked == kGeneralPolicyMethod) {
+    if (!document_->generalPolicy().isEmpty()) startStepperFromPolicy(document_->generalPolicy());
+    return;
+  }
   if (!findMethod(asked).sequential()) {
     source.settings.method = "critical-path";
     source.settings.params.clear();

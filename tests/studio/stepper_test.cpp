@@ -2,6 +2,7 @@
 // step with the keys, override a node and a device (from the dock and the graph), compare with
 // `doppler place` and `doppler simulate`, switch branches, undo and redo, save a branch as a run
 // whose parent is the original, and reopen that run's recorded decisions.
+#include <QComboBox>
 #include <QDockWidget>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -230,6 +231,23 @@ class StepperTest : public QObject {
     QVERIFY(w_->jobs()->waitIdle(120000));
     QCOMPARE(session()->source().kind, StepperSource::Kind::Policy);
     QCOMPARE(session()->steps(), w_->document()->graph()->nodeCount());
+  }
+
+  // The tuner's general policy (not a registry method) while the stepper follows the tuner: the
+  // stepper steps through the policy's greedy episode, whose placement is the tuner's.
+  void followsTheTunersGeneralPolicy() {
+    if (!train::torchModuleBuiltIn()) QSKIP("built without LibTorch (DOPPLER_TORCH=OFF)");
+    auto* method = w_->findChild<QComboBox*>(QStringLiteral("method"));
+    QVERIFY(method);
+    const int i = method->findData(QStringLiteral("doppler"));
+    QVERIFY(i >= 0);
+    method->setCurrentIndex(i);
+    QVERIFY(w_->jobs()->waitIdle(120000));
+    QVERIFY(w_->jobs()->waitIdle(120000));
+    QCOMPARE(w_->document()->snapshot()->settings.method, std::string("doppler"));
+    QCOMPARE(session()->source().kind, StepperSource::Kind::Policy);
+    QCOMPARE(session()->steps(), w_->document()->graph()->nodeCount());
+    QCOMPARE(session()->branch().assignment, w_->document()->snapshot()->assignment);
   }
 
   // A policy trained by the CLI (imitation, a few episodes, recorded in the test's store), opened
