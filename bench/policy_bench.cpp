@@ -1,13 +1,16 @@
 // The dual policy's speed on LLAMA-LAYER (229 nodes, 4 devices): one greedy episode (inference),
 // one training episode of each stage (rollout, simulation, batched log-probabilities, backward,
 // Adam step). Arguments: LibTorch/OpenBLAS threads, then episodes per update (the encoder runs
-// once per update). `ms_per_episode` is the figure quoted in the note.
+// once per update). `ms_per_episode` is the figure quoted in the note. BM_GeneralPolicyPlacement
+// and BM_HeuristicPlacement: the shipped general policy's placement time against the heuristics'.
 //   build/policy/bench/policy_bench --benchmark_filter=Train
 #include <benchmark/benchmark.h>
 
 #include <chrono>
 
+#include "core/fleet/world/topology.h"
 #include "core/graph/graph_io.h"
+#include "core/heuristics/method.h"
 #include "core/policy/features.h"
 #include "core/policy/policy.h"
 #include "core/sim/cost_table.h"
@@ -45,6 +48,39 @@ void BM_GreedyEpisode(benchmark::State& state) {
   state.counters["ms_per_episode"] = msSince(t0) / static_cast<double>(state.iterations());
 }
 BENCHMARK(BM_GreedyEpisode)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The shipped general policy placing LLAMA-LAYER as `doppler eval` and the studio's tuner do once
+// it is loaded: features, encoder and one greedy decode per placement. Beside it, as baselines run
+// side by side, critical-path and local search (5,000 and 500,000 evaluations) on the same graph.
+void BM_GeneralPolicyPlacement(benchmark::State& state) {
+  policy::setComputeThreads(1);
+  policy::Policy p = policy::Policy::load(fleet::resourcesDir() + "/policies/general.pt");
+  policy::EpisodeOptions o;
+  o.record_probs = false;
+  for (auto _ : state) {
+    const policy::GraphFeatures f = policy::graphFeatures(layer().costs);
+    benchmark::DoNotOptimize(p.run(layer().costs, f, o));
+  }
+}
+BENCHMARK(BM_GeneralPolicyPlacement)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_HeuristicPlacement(benchmark::State& state, const char* method, long budget) {
+  const Method& m = findMethod(method);
+  for (auto _ : state) {
+    PlaceContext ctx{layer().costs, SimOptions{}, 1, budget, {}, {}, nullptr};
+    benchmark::DoNotOptimize(m.place(ctx, Params(m.params(), {})));
+  }
+}
+BENCHMARK_CAPTURE(BM_HeuristicPlacement, critical_path, "critical-path", 0L)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_HeuristicPlacement, local_search_5000, "local-search", 5000L)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_HeuristicPlacement, local_search_500k, "local-search", 500000L)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(3);
 
 void trainEpisodes(benchmark::State& state, train::Stage stage) {
   train::TrainConfig cfg = train::TrainConfig::defaults(stage);
