@@ -120,6 +120,9 @@ train::TrainConfig trainConfig(const TrainArgs& a, const DataflowGraph& g) {
 
 void runTrain(const TrainArgs& args) {
   if (args.general.general) {
+    for (const char* name : {"entropy", "imitate-best"})
+      if (args.given(name) && !((name[0] == 'e' ? args.entropy : args.imitateBest) >= 0))
+        throw InputError("", std::string("--") + name, "must be 0 or more");
     if (!args.graph.graph.empty())
       throw InputError("", "--graph", "--general samples its own graphs; give one or the other");
     runGeneralTrain(args.general,

@@ -147,6 +147,8 @@ TEST_F(GeneralTraining, BadOptionsExitTwo) {
   // Stage II takes --group episodes of each graph: the batch must hold whole groups.
   expectBadInput("train --general --stage sim --batch 6 --group 4 --out " + path("x.pt"),
                  {"--batch", "multiple"});
+  expectBadInput("train --general --stage sim --imitate-best -1 --out " + path("x.pt"),
+                 {"--imitate-best"});
   expectBadInput("train --devices 2 --out " + path("x.pt"), {"--graph"});
 }
 
