@@ -112,6 +112,9 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
     if (meta.value("general", false) && meta.value("stage", "") == toString(cfg.stage)) {
       policy::readCheckpoint(from, nullptr, &pol.impl(), &opt);
       done = meta.value("updates_done", 0L);
+      // The optimiser's state brings its old learning rate; this run's is the one asked for.
+      for (auto& group : opt.param_groups())
+        static_cast<torch::optim::AdamOptions&>(group.options()).lr(cfg.lr);
     }
   }
   if (dp) dp->broadcastParameters(*net);
