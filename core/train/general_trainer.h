@@ -6,7 +6,8 @@
 //
 // Each update takes `batch` episodes: stage I one per sample, stage II `group` per sample, on
 // samples update * graphs + k (graphs = batch / group). With a data-parallel group
-// (distributed.h) worker r rolls out the samples k = r, r + W, ... and the gradients are averaged
+// (distributed.h) worker r rolls out its share of the samples (split by size, the same on every
+// worker) and the gradients are averaged
 // by all-reduce before the step, so W workers compute exactly the update one process would.
 // Plain declarations; the implementation is LibTorch (core/train, inside the module).
 #include <functional>
