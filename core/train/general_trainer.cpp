@@ -152,6 +152,8 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
     meta["teacher_budget"] = cfg.teacher_budget;
     meta["distribution_seed"] = cfg.distribution.seed;
     meta["kinds"] = cfg.distribution.kinds;
+    meta["graphs"] = nlohmann::json::array();  // given graph files, by the names samples carry
+    for (const TrainingGraph& g : cfg.distribution.graphs) meta["graphs"].push_back(g.name);
     meta["devices"] = {cfg.distribution.min_devices, cfg.distribution.max_devices};
     policy::writeCheckpoint(out, pol.impl(), meta, &opt);
   };

@@ -129,6 +129,12 @@ TEST_F(GeneralTraining, StageTwoImitatesItsTeacher) {
   ASSERT_EQ(with["curve"].size(), 40u);
   EXPECT_GT(mean(with["curve"], 0), 1.0);  // the teacher's negative log-likelihood per step
   EXPECT_LT(mean(with["curve"], 30), 0.95 * mean(with["curve"], 0));
+  // The checkpoint says what it was trained on: the stage, group and the given graph file.
+  const json meta = doppler::policy::readCheckpoint(path("s1.pt"), nullptr, nullptr, nullptr);
+  EXPECT_EQ(meta["stage"], "sim");
+  EXPECT_EQ(meta["group"], 4);
+  ASSERT_EQ(meta["graphs"].size(), 1u) << meta.dump();
+  EXPECT_NE(meta["graphs"][0].get<std::string>().find("ff.json"), std::string::npos);
   const json without = train(
       path("s0.pt"), dist + "--stage sim --episodes 320 --imitate-best 0 --from " + path("il.pt"));
   ASSERT_EQ(without["curve"].size(), 40u);
