@@ -34,23 +34,7 @@ class StepperTest : public QObject {
 
   StepperSession* session() { return w_->stepper(); }
 
-  // Runs the CLI on the document's graph; returns its JSON (empty on failure, with a warning).
-  nlohmann::json cli(QStringList args) {
-    const QString graph = dir_.filePath("current.json");
-    QFile f(graph);
-    f.open(QIODevice::WriteOnly);
-    f.write(QByteArray::fromStdString(writeGraphJson(*w_->document()->graph())));
-    f.close();
-    args << "--graph" << graph << "--devices" << w_->document()->devicesSpec() << "--json"
-         << "--no-record";
-    QProcess p;
-    p.start(QStringLiteral(DOPPLER_CLI), args);
-    if (!p.waitForFinished(120000) || p.exitCode() != 0) {
-      qWarning() << "doppler failed:" << args << p.readAllStandardError();
-      return {};
-    }
-    return nlohmann::json::parse(p.readAllStandardOutput().toStdString());
-  }
+  nlohmann::json cli(QStringList args) { return qtest::cliOnDocument(w_, dir_, std::move(args)); }
 
   // The first step with at least two ready nodes.
   int stepWithAChoice() {

@@ -3,10 +3,15 @@
 // home (and the LibTorch module where the build has one), and the studio window opened on its
 // demo, shown offscreen and settled.
 #include <QApplication>
+#include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include "app/studio/main_window.h"
+#include "app/studio/studio_document.h"
+#include "core/graph/graph_io.h"
 
 namespace doppler::qtest {
 
@@ -24,6 +29,28 @@ inline studio::MainWindow* openSettledWindow() {
   }
   return w;
 }
+
+#ifdef DOPPLER_CLI
+// Runs `doppler ARGS --graph G --devices D --json --no-record` on the window's graph (written to
+// `dir`) and device set; its JSON, or empty (with a warning) when it fails.
+inline nlohmann::json cliOnDocument(studio::MainWindow* w, const QTemporaryDir& dir,
+                                    QStringList args) {
+  const QString graph = dir.filePath(QStringLiteral("current.json"));
+  QFile f(graph);
+  f.open(QIODevice::WriteOnly);
+  f.write(QByteArray::fromStdString(writeGraphJson(*w->document()->graph())));
+  f.close();
+  args << "--graph" << graph << "--devices" << w->document()->devicesSpec() << "--json"
+       << "--no-record";
+  QProcess p;
+  p.start(QStringLiteral(DOPPLER_CLI), args);
+  if (!p.waitForFinished(120000) || p.exitCode() != 0) {
+    qWarning() << "doppler failed:" << args << p.readAllStandardError();
+    return {};
+  }
+  return nlohmann::json::parse(p.readAllStandardOutput().toStdString());
+}
+#endif
 
 template <class Suite>
 int runStudioSuite(int argc, char** argv) {

@@ -38,23 +38,7 @@ class TunerGeneralTest : public QObject {
     return w_->findChild<T*>(QString::fromLatin1(name));
   }
 
-  // Runs the CLI on the document's graph and device set; returns its JSON (empty on failure).
-  nlohmann::json cli(QStringList args) {
-    const QString graph = dir_.filePath("current.json");
-    QFile f(graph);
-    f.open(QIODevice::WriteOnly);
-    f.write(QByteArray::fromStdString(writeGraphJson(*w_->document()->graph())));
-    f.close();
-    args << "--graph" << graph << "--devices" << w_->document()->devicesSpec() << "--json"
-         << "--no-record";
-    QProcess p;
-    p.start(QStringLiteral(DOPPLER_CLI), args);
-    if (!p.waitForFinished(120000) || p.exitCode() != 0) {
-      qWarning() << "doppler failed:" << args << p.readAllStandardError();
-      return {};
-    }
-    return nlohmann::json::parse(p.readAllStandardOutput().toStdString());
-  }
+  nlohmann::json cli(QStringList args) { return qtest::cliOnDocument(w_, dir_, std::move(args)); }
 
   // Picks the general policy in the tuner's method list, as a user does, and waits for it.
   bool chooseGeneralPolicy() {
