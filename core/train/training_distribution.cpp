@@ -82,7 +82,8 @@ DeviceSet sampleDevices(std::mt19937_64& rng, int n, bool mixed, std::string* wh
   // A V100-like default, scaled: throughputs and bandwidths as the presets span them.
   Device proto{"gpu", logUniform(rng, 8, 120), 32};
   proto.memory_gbps = logUniform(rng, 700, 3000);
-  const double link = logUniform(rng, 16, 300), latency = logUniform(rng, 2, 10);
+  // Links from PCIe peer copies through the host (8 GB/s) to NVSwitch (300 GB/s).
+  const double link = logUniform(rng, 8, 300), latency = logUniform(rng, 2, 12);
   DeviceSet d = DeviceSet::uniform(n, proto, link, latency);
   if (mixed) {
     // Half of the devices a generation apart (0.3x to 0.8x), and some links PCIe-slow.

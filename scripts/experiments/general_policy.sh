@@ -6,7 +6,7 @@
 # local search is general_policy_eval.py's. Markdown on stdout, progress on stderr; checkpoints
 # and the runs' JSON kept in OUT.
 #   scripts/experiments/general_policy.sh [build-dir]      (build/release)
-# Environment: WORKERS (2), EPISODES_IL (16000), EPISODES_SIM (320000), BATCH (16), OUT
+# Environment: WORKERS (2), EPISODES_IL (16000), EPISODES_SIM (512000), BATCH (16), OUT
 # (temporary), SPEEDUP_EPISODES (3200; 0 skips the speed-up).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,7 +14,7 @@ build="${1:-build/release}"
 doppler="${DOPPLER:-$build/app/doppler}"
 workers="${WORKERS:-2}"
 il="${EPISODES_IL:-16000}"
-sim="${EPISODES_SIM:-320000}"
+sim="${EPISODES_SIM:-512000}"
 batch="${BATCH:-16}"
 speedup="${SPEEDUP_EPISODES:-3200}"
 out="${OUT:-$(mktemp -d)}"

@@ -15,8 +15,8 @@ placements reach local-search-5000.
 
   scripts/experiments/general_policy_eval.py [build-dir]
 Environment: POLICY (resources/data/policies/general.pt), FT_EPISODES (fine-tuned column, 1000),
-GOAL_EPISODES (fine-tuning goal, 4000), OUT (temporary directory), ROWS (comma-separated row
-names to run, default all). Markdown on stdout, progress on stderr.
+GOAL_EPISODES (fine-tuning goal, 4000), GOAL_GRAPHS (its graphs, CHAINMM,LLAMA-BLOCK), OUT
+(temporary directory), ROWS (comma-separated row names to run, default all). Markdown on stdout, progress on stderr.
 """
 import json
 import os
@@ -58,7 +58,7 @@ GENERATED = [
      ["heads=48", "d_model=6144", "seq=8192", "head_shards=6", "batch=2", "batch_shards=2",
       "ffn_hidden=24576"], 12),
 ]
-FINETUNE_GRAPHS = ["CHAINMM", "LLAMA-BLOCK"]
+FINETUNE_GRAPHS = os.environ.get("GOAL_GRAPHS", "CHAINMM,LLAMA-BLOCK").split(",")
 
 
 def log(*a):
