@@ -135,8 +135,8 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
       policy::readCheckpoint(from, nullptr, &pol.impl(), &opt);
       done = meta.value("updates_done", 0L);
       // The optimiser's state brings its old learning rate; this run's is the one asked for.
-      for (auto& group : opt.param_groups())
-        static_cast<torch::optim::AdamOptions&>(group.options()).lr(cfg.lr);
+      for (auto& pg : opt.param_groups())
+        static_cast<torch::optim::AdamOptions&>(pg.options()).lr(cfg.lr);
     }
   }
   if (dp) dp->broadcastParameters(*net);
@@ -199,53 +199,56 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
     }
     const double batchRatio = (dp ? dp->allreduceSum(ratioSum) : ratioSum) / cfg.batch;
     torch::Tensor loss = torch::zeros({});
-    for (size_t i = 0; i < rollouts.size(); ++i) {
-      const size_t g = i / group;
-      const policy::StepTerms t =
-          policy::recompute(net, prepared[g], rollouts[i], samples[g]->costs.devices(), imitation);
-      torch::Tensor l;
-      if (imitation) {
-        l = -(t.sel_target.mean() + t.plc_target.mean());
-      } else {
-        // Better than the graph's other placements (a lower ratio): a positive advantage.
-        double graphMean = 0;
-        for (int j = 0; j < group; ++j) graphMean += ratio[g * group + j];
-        graphMean /= group;
-        const double adv = std::clamp(graphMean - ratio[i], -5.0, 5.0);
-        l = -adv * (t.sel_logp.mean() + t.plc_logp.mean()) -
-            cfg.entropy * (t.sel_entropy + t.plc_entropy).mean();
-      }
-      // Self-imitation, once per sample (on its first episode's turn): the best of the teacher
-      // and the sample's own episodes. It is what carries the policy past its teacher of stage
-      // I; REINFORCE alone, across graphs, moved the greedy policy little and noisily.
-      if (!imitation && cfg.imitate > 0 && i % group == 0) {
-        size_t best = i;
-        for (int j = 1; j < group; ++j)
-          if (ratio[i + j] < ratio[best]) best = i + j;
-        const Sample& s = *samples[g];
-        const Teacher teacher =
-            teacherOf(s.costs, cfg.teacher_budget, mix(cfg.seed ^ 0x7eac4e7ULL, indices[g]));
-        torch::Tensor logp;
-        if (teacher.makespan / s.reference < ratio[best]) {
-          policy::EpisodeOptions eo;
-          eo.record_probs = false;
-          const policy::Rollout r =
-              policy::replay(s.costs, s.features, teacher.order, teacher.assignment, eo);
-          const policy::StepTerms tt =
-              policy::recompute(net, prepared[g], r, s.costs.devices(), false);
-          logp = tt.sel_logp.mean() + tt.plc_logp.mean();
+    // Scaled so that averaging over W workers gives the mean over the whole batch.
+    const double scale = static_cast<double>(W) / cfg.batch;
+    for (size_t g = 0; g < samples.size(); ++g) {
+      const Sample& s = *samples[g];
+      const size_t first = g * group;
+      std::vector<policy::StepTerms> terms;
+      for (size_t i = first; i < first + group; ++i)
+        terms.push_back(
+            policy::recompute(net, prepared[g], rollouts[i], s.costs.devices(), imitation));
+      double graphMean = 0;  // stage II's baseline: the graph's own episodes
+      for (size_t i = first; i < first + group; ++i) graphMean += ratio[i] / group;
+      for (size_t j = 0; j < terms.size(); ++j) {
+        const policy::StepTerms& t = terms[j];
+        torch::Tensor l;
+        if (imitation) {
+          l = -(t.sel_target.mean() + t.plc_target.mean());
         } else {
-          const policy::StepTerms tb =
-              best == i
-                  ? t
-                  : policy::recompute(net, prepared[g], rollouts[best], s.costs.devices(), false);
-          logp = tb.sel_logp.mean() + tb.plc_logp.mean();
+          // Better than the graph's other placements (a lower ratio): a positive advantage.
+          const double adv = std::clamp(graphMean - ratio[first + j], -5.0, 5.0);
+          l = -adv * (t.sel_logp.mean() + t.plc_logp.mean()) -
+              cfg.entropy * (t.sel_entropy + t.plc_entropy).mean();
         }
-        l = l - cfg.imitate * group * logp;  // times group: the batch mean divides by episodes
+        lossSum += l.item<double>();
+        loss = loss + l * scale;
       }
+      // Self-imitation, once per sample: the best of the teacher and the sample's own episodes.
+      // It is what carries the policy past its teacher of stage I; REINFORCE alone, across
+      // graphs, moved the greedy policy little and noisily.
+      if (imitation || cfg.imitate <= 0) continue;
+      size_t best = 0;
+      for (size_t j = 1; j < terms.size(); ++j)
+        if (ratio[first + j] < ratio[first + best]) best = j;
+      const Teacher teacher =
+          teacherOf(s.costs, cfg.teacher_budget, mix(cfg.seed ^ 0x7eac4e7ULL, indices[g]));
+      torch::Tensor logp;
+      if (teacher.makespan / s.reference < ratio[first + best]) {
+        policy::EpisodeOptions eo;
+        eo.record_probs = false;
+        const policy::Rollout r =
+            policy::replay(s.costs, s.features, teacher.order, teacher.assignment, eo);
+        const policy::StepTerms tt =
+            policy::recompute(net, prepared[g], r, s.costs.devices(), false);
+        logp = tt.sel_logp.mean() + tt.plc_logp.mean();
+      } else {
+        logp = terms[best].sel_logp.mean() + terms[best].plc_logp.mean();
+      }
+      // Times group: the batch mean divides by episodes, and this term counts once per sample.
+      const torch::Tensor l = -cfg.imitate * group * logp;
       lossSum += l.item<double>();
-      // Scaled so that averaging over W workers gives the mean over the whole batch.
-      loss = loss + l * (static_cast<double>(W) / cfg.batch);
+      loss = loss + l * scale;
     }
     loss.backward();
     if (dp) dp->averageGradients(*net);
