@@ -155,6 +155,8 @@ TEST_F(GeneralTraining, BadOptionsExitTwo) {
                  {"--batch", "multiple"});
   expectBadInput("train --general --stage sim --imitate-best -1 --out " + path("x.pt"),
                  {"--imitate-best"});
+  expectBadInput("train --general --stage sim --teacher-budget 0 --out " + path("x.pt"),
+                 {"--teacher-budget"});
   expectBadInput("train --devices 2 --out " + path("x.pt"), {"--graph"});
 }
 
