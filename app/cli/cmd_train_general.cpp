@@ -173,6 +173,18 @@ void addGeneralTrainOptions(CLI::App& train, GeneralTrainArgs& g) {
                   "imitates (with --imitate-best, when it beats the graph's own episodes)")
       ->check(CLI::Range(1L, 10000000L))
       ->capture_default_str();
+  train
+      .add_option("--teacher-start", g.teacherStart,
+                  "--general, stage II: where the teacher's local search starts: critical-path, "
+                  "own (the sample's best episode, so the teacher improves with the policy: expert "
+                  "iteration) or both (twice the evaluations)")
+      ->check(CLI::IsMember({"critical-path", "own", "both"}))
+      ->capture_default_str();
+  train
+      .add_option("--average", g.average,
+                  "--general: decay per update of a moving average of the weights, which the "
+                  "checkpoint places with (it keeps the raw ones to resume from); 0: none")
+      ->capture_default_str();
   train.add_option("--batch", g.batch, "--general: episodes per update, over all workers")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
@@ -201,6 +213,8 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
   if (c.entropy >= 0) cfg.entropy = c.entropy;
   if (c.imitate >= 0) cfg.imitate = c.imitate;
   cfg.teacher_budget = g.teacherBudget;
+  cfg.teacher_start = g.teacherStart;
+  cfg.average = g.average;
   if (c.episodes > 0) cfg.updates = (c.episodes + g.batch - 1) / g.batch;
   cfg.seed = c.seed;
   cfg.lr = c.lr > 0 ? c.lr : (cfg.stage == train::Stage::Imitation ? 1e-3 : 1e-4);
@@ -266,6 +280,8 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
       {"entropy", cfg.entropy},
       {"imitate", cfg.imitate},
       {"teacher_budget", cfg.teacher_budget},
+      {"teacher_start", cfg.teacher_start},
+      {"average", cfg.average},
       {"updates", cfg.updates},
       {"lr", cfg.lr},
       {"workers", workers},

@@ -14,9 +14,9 @@
 #include "core/policy/policy_impl.h"
 #include "core/sim/cost_table.h"
 #include "core/sim/simulator.h"
-#include "core/train/device_labels.h"
 #include "core/train/distributed.h"
 #include "core/train/expected_improvement.h"
+#include "core/train/stage_two_teacher.h"
 
 namespace doppler::train {
 
@@ -47,34 +47,6 @@ struct Sample {
         tensors(policy::toTensors(features)),
         reference(simulatedHeuristicMakespan(costs, {}, "critical-path")) {}
 };
-
-// Stage II's teacher on one sample: the better of HEFT and a short local search from
-// critical-path, as a decision sequence the policy can replay (its devices relabelled in order of
-// first use where they are interchangeable, as a greedy policy breaks ties).
-struct Teacher {
-  Assignment assignment;
-  std::vector<int> order;
-  double makespan = 0;
-};
-
-Teacher teacherOf(const CostTable& costs, long budget, uint64_t seed) {
-  Teacher best;
-  best.makespan = std::numeric_limits<double>::infinity();
-  for (const char* name : {"heft", "local-search"}) {
-    const Method& method = findMethod(name);
-    PlaceContext ctx{costs, SimOptions{}, seed, budget, {}, {}, nullptr};
-    const Placement placed = method.place(ctx, Params(method.params(), {}));
-    const SimResult r = Simulator(costs).run(placed.assignment);
-    if (r.schedule.makespan_us >= best.makespan) continue;
-    Placement timed = placed;
-    timed.planned = r.schedule;
-    best.assignment = placed.assignment;
-    best.order = executionOrder(timed);  // by simulated start: a topological order
-    best.makespan = r.schedule.makespan_us;
-  }
-  if (devicesInterchangeable(costs)) canonicalDevices(best.order, costs.devices(), best.assignment);
-  return best;
-}
 
 // The samples worker `rank` of `W` rolls out: every worker draws the update's graphs (cheap next
 // to the episodes) and splits them the same way, largest first onto the least loaded worker, by
@@ -108,6 +80,11 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
   if (cfg.stage == Stage::Real)
     throw InputError("", "--stage", "general training runs stage imitation or sim");
   if (cfg.batch < 1) throw InputError("", "--batch", "must be at least 1");
+  if (!(cfg.average >= 0 && cfg.average < 1))
+    throw InputError("", "--average", "the decay must be at least 0 and below 1");
+  if (!isTeacherStart(cfg.teacher_start))
+    throw InputError("", "--teacher-start",
+                     "'" + cfg.teacher_start + "' is not one of critical-path, own, both");
   const int W = dp ? dp->worldSize() : 1;
   const int rank = dp ? dp->rank() : 0;
   const bool imitation = cfg.stage == Stage::Imitation;
@@ -139,6 +116,22 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
         static_cast<torch::optim::AdamOptions&>(pg.options()).lr(cfg.lr);
     }
   }
+  // The averaged weights (cfg.average): restored with the raw ones when continuing an averaged
+  // run (the checkpoint's model is the average, its extra tensors the raw weights), otherwise
+  // started at the weights the run starts from.
+  std::vector<torch::Tensor> average;
+  if (cfg.average > 0) {
+    for (const auto& p : net->parameters()) average.push_back(p.detach().clone());
+    if (done > 0 && meta.value("average", 0.0) > 0) {
+      std::vector<torch::Tensor> raw;
+      policy::readCheckpoint(from, nullptr, nullptr, nullptr, nullptr, &raw);
+      auto params = net->parameters();
+      if (raw.size() != params.size())
+        throw InputError(from, "extra", "the averaged checkpoint lacks its raw weights");
+      torch::NoGradGuard ng;
+      for (size_t i = 0; i < params.size(); ++i) params[i].copy_(raw[i]);
+    }
+  }
   if (dp) dp->broadcastParameters(*net);
 
   auto save = [&] {
@@ -150,12 +143,28 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
     meta["group"] = group;
     meta["imitate"] = cfg.imitate;
     meta["teacher_budget"] = cfg.teacher_budget;
+    meta["teacher_start"] = cfg.teacher_start;
     meta["distribution_seed"] = cfg.distribution.seed;
     meta["kinds"] = cfg.distribution.kinds;
     meta["graphs"] = nlohmann::json::array();  // given graph files, by the names samples carry
     for (const TrainingGraph& g : cfg.distribution.graphs) meta["graphs"].push_back(g.name);
     meta["devices"] = {cfg.distribution.min_devices, cfg.distribution.max_devices};
-    policy::writeCheckpoint(out, pol.impl(), meta, &opt);
+    meta["average"] = cfg.average;
+    if (average.empty()) {
+      policy::writeCheckpoint(out, pol.impl(), meta, &opt);
+      return;
+    }
+    // The model written is the average (what placing uses); the raw weights go along as extra
+    // tensors to resume from.
+    torch::NoGradGuard ng;
+    auto params = net->parameters();
+    std::vector<torch::Tensor> raw;
+    for (size_t i = 0; i < params.size(); ++i) {
+      raw.push_back(params[i].detach().clone());
+      params[i].copy_(average[i]);
+    }
+    policy::writeCheckpoint(out, pol.impl(), meta, &opt, &raw);
+    for (size_t i = 0; i < params.size(); ++i) params[i].copy_(raw[i]);
   };
 
   GeneralTrainResult result;
@@ -231,8 +240,9 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
       size_t best = 0;
       for (size_t j = 1; j < terms.size(); ++j)
         if (ratio[first + j] < ratio[first + best]) best = j;
-      const Teacher teacher =
-          teacherOf(s.costs, cfg.teacher_budget, mix(cfg.seed ^ 0x7eac4e7ULL, indices[g]));
+      const Teacher teacher = teacherOf(s.costs, cfg.teacher_budget, cfg.teacher_start,
+                                        mix(cfg.seed ^ 0x7eac4e7ULL, indices[g]),
+                                        rollouts[first + best].result.assignment);
       torch::Tensor logp;
       if (teacher.makespan / s.reference < ratio[first + best]) {
         policy::EpisodeOptions eo;
@@ -255,6 +265,12 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
     torch::nn::utils::clip_grad_norm_(net->parameters(), cfg.clip_grad);
     opt.step();
     ++done;
+    if (!average.empty()) {
+      torch::NoGradGuard ng;
+      auto params = net->parameters();
+      for (size_t i = 0; i < params.size(); ++i)
+        average[i].mul_(cfg.average).add_(params[i].detach(), 1 - cfg.average);
+    }
 
     GeneralTrainProgress p;
     p.update = u + 1;

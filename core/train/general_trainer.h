@@ -41,6 +41,15 @@ struct GeneralTrainConfig {
   // and a teacher (the better of HEFT and local search with teacher_budget evaluations).
   double imitate = 1.0;
   long teacher_budget = 2000;
+  // Where the teacher's local search starts: "critical-path" (a fixed teacher), "own" (the
+  // sample's best episode: expert iteration, a teacher that improves as the policy does, and
+  // whose placements stay close to what the policy can express) or "both" (twice the budget).
+  std::string teacher_start = "critical-path";
+  // Decay per update of an exponential moving average of the weights (0: none). The checkpoint
+  // then places with the average and keeps the raw weights to resume from: a greedy policy's
+  // placements swing from one update to the next (a near-tie flips and the rest of the episode
+  // follows), and the average smooths that parameter noise away.
+  double average = 0;
 };
 
 struct GeneralTrainProgress {

@@ -141,6 +141,43 @@ TEST_F(GeneralTraining, StageTwoImitatesItsTeacher) {
   EXPECT_LT(std::abs(mean(without["curve"], 0)), 0.2);
 }
 
+// --average: the checkpoint places with the moving average of the weights after each update and
+// keeps the raw weights, which train exactly as without it.
+TEST_F(GeneralTraining, AveragedWeightsFollowTheirRecurrence) {
+  const std::string common = "--graphs layered --max-devices 3 --no-record ";
+  train(path("p0.pt"), common + "--episodes 8");
+  train(path("p1.pt"), common + "--episodes 8 --from " + path("p0.pt"));
+  train(path("p2.pt"), common + "--episodes 16 --from " + path("p0.pt"));
+  train(path("avg.pt"), common + "--episodes 16 --average 0.75 --from " + path("p0.pt"));
+  const auto p0 = parameters(path("p0.pt")), p1 = parameters(path("p1.pt")),
+             p2 = parameters(path("p2.pt")), avg = parameters(path("avg.pt"));
+  std::vector<torch::Tensor> raw;
+  const json meta =
+      doppler::policy::readCheckpoint(path("avg.pt"), nullptr, nullptr, nullptr, nullptr, &raw);
+  EXPECT_EQ(meta["average"], 0.75);
+  ASSERT_EQ(raw.size(), p2.size());
+  double moved = 0, rawDiff = 0, avgDiff = 0;
+  for (size_t i = 0; i < p2.size(); ++i) {
+    moved = std::max(moved, (p2[i] - p0[i]).abs().max().item<double>());
+    rawDiff = std::max(rawDiff, (raw[i] - p2[i]).abs().max().item<double>());
+    const torch::Tensor expected = 0.5625 * p0[i] + 0.1875 * p1[i] + 0.25 * p2[i];
+    avgDiff = std::max(avgDiff, (avg[i] - expected).abs().max().item<double>());
+  }
+  EXPECT_GT(moved, 1e-3);
+  EXPECT_LT(rawDiff, 1e-6);
+  EXPECT_LT(avgDiff, 1e-6);
+  // Continuing the averaged run trains on from its raw weights: the same as two more updates.
+  train(path("avg.pt"), common + "--episodes 16 --average 0.75 --from " + path("avg.pt"));
+  train(path("p4.pt"), common + "--episodes 16 --from " + path("p2.pt"));
+  const auto p4 = parameters(path("p4.pt"));
+  std::vector<torch::Tensor> raw4;
+  doppler::policy::readCheckpoint(path("avg.pt"), nullptr, nullptr, nullptr, nullptr, &raw4);
+  double resumed = 0;
+  for (size_t i = 0; i < p4.size(); ++i)
+    resumed = std::max(resumed, (raw4[i] - p4[i]).abs().max().item<double>());
+  EXPECT_LT(resumed, 1e-6);
+}
+
 TEST_F(GeneralTraining, BadOptionsExitTwo) {
   expectBadInput("train --general --graph g.json --out " + path("x.pt"), {"--graph", "--general"});
   expectBadInput("train --general --stage real --out " + path("x.pt"), {"--stage"});
@@ -157,6 +194,9 @@ TEST_F(GeneralTraining, BadOptionsExitTwo) {
                  {"--imitate-best"});
   expectBadInput("train --general --stage sim --teacher-budget 0 --out " + path("x.pt"),
                  {"--teacher-budget"});
+  expectBadInput("train --general --stage sim --teacher-start random --out " + path("x.pt"),
+                 {"--teacher-start"});
+  expectBadInput("train --general --average 1 --out " + path("x.pt"), {"--average"});
   expectBadInput("train --devices 2 --out " + path("x.pt"), {"--graph"});
 }
 
