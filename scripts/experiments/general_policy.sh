@@ -6,8 +6,8 @@
 # local search is general_policy_eval.py's. Markdown on stdout, progress on stderr; checkpoints
 # and the runs' JSON kept in OUT.
 #   scripts/experiments/general_policy.sh [build-dir]      (build/release)
-# Environment: WORKERS (2), EPISODES_IL (16000), EPISODES_SIM (512000), BATCH (16), OUT
-# (temporary), SPEEDUP_EPISODES (3200; 0 skips the speed-up).
+# Environment: WORKERS (2), EPISODES_IL (16000), EPISODES_SIM (512000), BATCH (16), TEACHER_START
+# (both), AVERAGE (0.998), OUT (temporary), SPEEDUP_EPISODES (3200; 0 skips the speed-up).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build="${1:-build/release}"
@@ -17,6 +17,8 @@ il="${EPISODES_IL:-16000}"
 sim="${EPISODES_SIM:-512000}"
 batch="${BATCH:-16}"
 speedup="${SPEEDUP_EPISODES:-3200}"
+teacher="${TEACHER_START:-both}"
+average="${AVERAGE:-0.998}"
 out="${OUT:-$(mktemp -d)}"
 mkdir -p "$out"
 log() { echo "general_policy: $*" >&2; }
@@ -25,8 +27,9 @@ field() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 log "stage I: $il episodes, $workers workers"
 "$doppler" train --general --stage imitation --batch "$batch" --episodes "$il" --workers "$workers" \
   --out "$out/general_il.pt" --json --no-record 2>/dev/null >"$out/il.json"
-log "stage II: $sim episodes"
+log "stage II: $sim episodes (teacher from $teacher, weights averaged with decay $average)"
 "$doppler" train --general --stage sim --batch "$batch" --episodes "$sim" --workers "$workers" \
+  --teacher-start "$teacher" --average "$average" \
   --from "$out/general_il.pt" --out "$out/general.pt" --json --no-record 2>/dev/null >"$out/sim.json"
 echo "Training: stage I $(field "round(d['train_s'],1)" <"$out/il.json") s, stage II" \
   "$(field "round(d['train_s'],1)" <"$out/sim.json") s ($workers workers, batch $batch)."
