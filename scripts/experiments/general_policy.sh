@@ -6,19 +6,19 @@
 # local search is general_policy_eval.py's. Markdown on stdout, progress on stderr; checkpoints
 # and the runs' JSON kept in OUT.
 #   scripts/experiments/general_policy.sh [build-dir]      (build/release)
-# Environment: WORKERS (2), EPISODES_IL (16000), EPISODES_SIM (512000), BATCH (16), TEACHER_START
-# (both), AVERAGE (0.998), OUT (temporary), SPEEDUP_EPISODES (3200; 0 skips the speed-up).
+# Environment: WORKERS (2), EPISODES_IL (16000), BATCH (16), OUT (temporary), SPEEDUP_EPISODES
+# (3200; 0 skips the speed-up), SIM_PHASES: stage II as the shipped policy had it, phases of
+# EPISODES:TEACHER_START:TEACHER_BUDGET:AVERAGE, each resumed from the one before (default
+# "512000:critical-path:2000:0 96000:both:2000:0 64000:both:2000:0.998 32000:own:10000:0.998").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build="${1:-build/release}"
 doppler="${DOPPLER:-$build/app/doppler}"
 workers="${WORKERS:-2}"
 il="${EPISODES_IL:-16000}"
-sim="${EPISODES_SIM:-512000}"
+phases="${SIM_PHASES:-512000:critical-path:2000:0 96000:both:2000:0 64000:both:2000:0.998 32000:own:10000:0.998}"
 batch="${BATCH:-16}"
 speedup="${SPEEDUP_EPISODES:-3200}"
-teacher="${TEACHER_START:-both}"
-average="${AVERAGE:-0.998}"
 out="${OUT:-$(mktemp -d)}"
 mkdir -p "$out"
 log() { echo "general_policy: $*" >&2; }
@@ -27,10 +27,27 @@ field() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 log "stage I: $il episodes, $workers workers"
 "$doppler" train --general --stage imitation --batch "$batch" --episodes "$il" --workers "$workers" \
   --out "$out/general_il.pt" --json --no-record 2>/dev/null >"$out/il.json"
-log "stage II: $sim episodes (teacher from $teacher, weights averaged with decay $average)"
-"$doppler" train --general --stage sim --batch "$batch" --episodes "$sim" --workers "$workers" \
-  --teacher-start "$teacher" --average "$average" \
-  --from "$out/general_il.pt" --out "$out/general.pt" --json --no-record 2>/dev/null >"$out/sim.json"
+from="$out/general_il.pt"
+k=0
+for phase in $phases; do
+  IFS=: read -r episodes teacher budget average <<<"$phase"
+  k=$((k + 1))
+  log "stage II, phase $k: $episodes episodes, teacher from $teacher ($budget evaluations), average $average"
+  "$doppler" train --general --stage sim --batch "$batch" --episodes "$episodes" --workers "$workers" \
+    --teacher-start "$teacher" --teacher-budget "$budget" --average "$average" \
+    --from "$from" --out "$out/general.pt" --json --no-record 2>/dev/null >"$out/sim$k.json"
+  from="$out/general.pt"
+done
+# One curve over the phases, and their summed time, as one run's JSON.
+python3 - "$out" "$k" <<'PY'
+import json, sys
+out, n = sys.argv[1], int(sys.argv[2])
+runs = [json.load(open(f"{out}/sim{k}.json")) for k in range(1, n + 1)]
+merged = runs[-1]
+merged["curve"] = [p for r in runs for p in r["curve"]]
+merged["train_s"] = sum(r["train_s"] for r in runs)
+json.dump(merged, open(f"{out}/sim.json", "w"))
+PY
 echo "Training: stage I $(field "round(d['train_s'],1)" <"$out/il.json") s, stage II" \
   "$(field "round(d['train_s'],1)" <"$out/sim.json") s ($workers workers, batch $batch)."
 echo
