@@ -82,9 +82,7 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
   if (cfg.batch < 1) throw InputError("", "--batch", "must be at least 1");
   if (!(cfg.average >= 0 && cfg.average < 1))
     throw InputError("", "--average", "the decay must be at least 0 and below 1");
-  if (!isTeacherStart(cfg.teacher_start))
-    throw InputError("", "--teacher-start",
-                     "'" + cfg.teacher_start + "' is not one of critical-path, own, both");
+  checkTeacherStart(cfg.teacher_start);
   const int W = dp ? dp->worldSize() : 1;
   const int rank = dp ? dp->rank() : 0;
   const bool imitation = cfg.stage == Stage::Imitation;

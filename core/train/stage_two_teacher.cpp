@@ -14,10 +14,14 @@ bool isTeacherStart(const std::string& start) {
   return start == "critical-path" || start == "own" || start == "both";
 }
 
-Teacher teacherOf(const CostTable& costs, long budget, const std::string& start, uint64_t seed,
-                  const Assignment& own) {
+void checkTeacherStart(const std::string& start) {
   if (!isTeacherStart(start))
     throw InputError("", "--teacher-start", start + " is not one of critical-path, own, both");
+}
+
+Teacher teacherOf(const CostTable& costs, long budget, const std::string& start, uint64_t seed,
+                  const Assignment& own) {
+  checkTeacherStart(start);
   Teacher best;
   best.makespan = std::numeric_limits<double>::infinity();
   auto consider = [&](const Assignment& a) {

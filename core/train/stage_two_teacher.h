@@ -27,5 +27,7 @@ Teacher teacherOf(const CostTable& costs, long budget, const std::string& start,
 
 // Whether `start` names a teacher teacherOf knows.
 bool isTeacherStart(const std::string& start);
+// InputError (--teacher-start) unless isTeacherStart(start).
+void checkTeacherStart(const std::string& start);
 
 }  // namespace doppler::train

@@ -56,27 +56,9 @@ class StudioTest : public QObject {
 
   // `doppler place ... --json` for the document's current graph: the contract the tuner matches.
   nlohmann::json cliPlace(const QStringList& extra) {
-    static const bool noRecord = [] {
-      QProcess help;
-      help.start(QStringLiteral(DOPPLER_CLI), {"place", "--help"});
-      help.waitForFinished(30000);
-      return help.readAllStandardOutput().contains("--no-record");
-    }();
-    const QString graph = dir_.filePath("current.json");
-    QFile f(graph);
-    f.open(QIODevice::WriteOnly);
-    f.write(QByteArray::fromStdString(writeGraphJson(*w_->document()->graph())));
-    f.close();
-    QStringList args = {"place", "--graph", graph, "--json"};
-    args << extra;
-    if (noRecord) args << "--no-record";
-    QProcess p;
-    p.start(QStringLiteral(DOPPLER_CLI), args);
-    if (!p.waitForFinished(120000) || p.exitCode() != 0) {
-      qWarning() << "doppler place failed:" << args << p.readAllStandardError();
-      return {};
-    }
-    return nlohmann::json::parse(p.readAllStandardOutput().toStdString());
+    QStringList args = {"place", "--graph", qtest::writeDocumentGraph(w_, dir_), "--json"};
+    args << extra << "--no-record";
+    return qtest::runCliJson(args);
   }
 
   template <typename T>

@@ -31,17 +31,17 @@ inline studio::MainWindow* openSettledWindow() {
 }
 
 #ifdef DOPPLER_CLI
-// Runs `doppler ARGS --graph G --devices D --json --no-record` on the window's graph (written to
-// `dir`) and device set; its JSON, or empty (with a warning) when it fails.
-inline nlohmann::json cliOnDocument(studio::MainWindow* w, const QTemporaryDir& dir,
-                                    QStringList args) {
+// The window's current graph written as dataflow-graph/1 JSON into `dir`; its path.
+inline QString writeDocumentGraph(studio::MainWindow* w, const QTemporaryDir& dir) {
   const QString graph = dir.filePath(QStringLiteral("current.json"));
   QFile f(graph);
   f.open(QIODevice::WriteOnly);
   f.write(QByteArray::fromStdString(writeGraphJson(*w->document()->graph())));
-  f.close();
-  args << "--graph" << graph << "--devices" << w->document()->devicesSpec() << "--json"
-       << "--no-record";
+  return graph;
+}
+
+// `doppler ARGS`, whose standard output is JSON; empty (with a warning) when it fails.
+inline nlohmann::json runCliJson(const QStringList& args) {
   QProcess p;
   p.start(QStringLiteral(DOPPLER_CLI), args);
   if (!p.waitForFinished(120000) || p.exitCode() != 0) {
@@ -49,6 +49,16 @@ inline nlohmann::json cliOnDocument(studio::MainWindow* w, const QTemporaryDir& 
     return {};
   }
   return nlohmann::json::parse(p.readAllStandardOutput().toStdString());
+}
+
+// Runs `doppler ARGS --graph G --devices D --json --no-record` on the window's graph (written to
+// `dir`) and device set; its JSON, or empty (with a warning) when it fails.
+inline nlohmann::json cliOnDocument(studio::MainWindow* w, const QTemporaryDir& dir,
+                                    QStringList args) {
+  args << "--graph" << writeDocumentGraph(w, dir) << "--devices" << w->document()->devicesSpec()
+       << "--json"
+       << "--no-record";
+  return runCliJson(args);
 }
 #endif
 
