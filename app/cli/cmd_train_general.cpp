@@ -185,6 +185,13 @@ void addGeneralTrainOptions(CLI::App& train, GeneralTrainArgs& g) {
                   "--general: decay per update of a moving average of the weights, which the "
                   "checkpoint places with (it keeps the raw ones to resume from); 0: none")
       ->capture_default_str();
+  train
+      .add_option("--fixed-costs", g.fixedCosts,
+                  "--general: the share of samples given fixed costs, as the Doppler paper's "
+                  "text files give them: one compute time per node on identical devices, each "
+                  "edge 1-16x (per sample) its producer's compute time, whatever the links")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
   train.add_option("--batch", g.batch, "--general: episodes per update, over all workers")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
@@ -226,6 +233,7 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
   cfg.distribution.min_devices = g.minDevices;
   cfg.distribution.max_devices = g.maxDevices;
   cfg.distribution.seed = c.seed;
+  cfg.distribution.fixed_costs = g.fixedCosts;
   cfg.distribution.validate();
 
   if (g.workers > 1) {
@@ -274,6 +282,7 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
       {"min_devices", d.min_devices},
       {"max_devices", d.max_devices},
       {"mixed", d.mixed},
+      {"fixed_costs", d.fixed_costs},
       {"distribution_seed", d.seed},
       {"batch", cfg.batch},
       {"group", cfg.group},

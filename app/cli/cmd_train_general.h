@@ -19,9 +19,10 @@ struct GeneralTrainArgs {
   int rank = 0, worldSize = 1;
   std::string master;
   double timeout = 120;
-  int group = 4;                               // stage II episodes per graph
-  long teacherBudget = 2000;                   // stage II teacher's local-search evaluations
-  double average = 0;                          // decay of the weights' moving average (0: none)
+  int group = 4;              // stage II episodes per graph
+  long teacherBudget = 2000;  // stage II teacher's local-search evaluations
+  double average = 0;         // decay of the weights' moving average (0: none)
+  double fixedCosts = 0;      // the share of samples given the paper files' fixed costs
   std::string teacherStart = "critical-path";  // where that search starts: critical-path, own, both
 };
 

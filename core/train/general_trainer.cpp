@@ -147,6 +147,7 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
     meta["graphs"] = nlohmann::json::array();  // given graph files, by the names samples carry
     for (const TrainingGraph& g : cfg.distribution.graphs) meta["graphs"].push_back(g.name);
     meta["devices"] = {cfg.distribution.min_devices, cfg.distribution.max_devices};
+    meta["fixed_costs"] = cfg.distribution.fixed_costs;
     meta["average"] = cfg.average;
     if (average.empty()) {
       policy::writeCheckpoint(out, pol.impl(), meta, &opt);

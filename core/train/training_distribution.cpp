@@ -8,6 +8,7 @@
 
 #include "core/graph/generators.h"
 #include "core/graph/input_error.h"
+#include "core/sim/cost_table.h"
 
 namespace doppler::train {
 
@@ -107,6 +108,33 @@ DeviceSet sampleDevices(std::mt19937_64& rng, int n, bool mixed, std::string* wh
   return d;
 }
 
+// Rewrites g's costs as the paper's text files give them (TrainingDistribution::fixed_costs):
+// each node's compute time on d's first device, on every device; every edge `ratio` times its
+// producer's; and d made identical devices (the files carry one time per node).
+void fixCosts(DataflowGraph& g, DeviceSet& d, double ratio) {
+  const CostTable costs(g, d);
+  DataflowGraph fixed;
+  fixed.name = g.name;
+  for (int v = 0; v < g.nodeCount(); ++v) {
+    Node n = g.node(v);
+    n.compute_us = {costs.compute(v, 0)};
+    fixed.addNode(std::move(n));
+  }
+  for (const Edge& e : g.edges()) {
+    Edge f = e;
+    f.transfer_us = ratio * costs.compute(e.src, 0);
+    fixed.addEdge(f);
+  }
+  g = std::move(fixed);
+  const Device first = d.devices.front();
+  for (Device& dev : d.devices) {
+    const std::string name = dev.name;
+    dev = first;
+    dev.name = name;
+  }
+  d.name = std::to_string(d.devices.size()) + " identical devices";
+}
+
 }  // namespace
 
 namespace {
@@ -128,6 +156,8 @@ void checkSettings(const TrainingDistribution& d) {
                      "needs 1 <= min_devices <= max_devices <= 64, got " +
                          std::to_string(d.min_devices) + " to " + std::to_string(d.max_devices));
   if (!(d.mixed >= 0 && d.mixed <= 1)) throw InputError("", "mixed", "must be between 0 and 1");
+  if (!(d.fixed_costs >= 0 && d.fixed_costs <= 1))
+    throw InputError("", "--fixed-costs", "the share must be between 0 and 1");
 }
 
 void checkGraph(const TrainingGraph& t) {
@@ -227,7 +257,15 @@ TrainingSample sampleTraining(const TrainingDistribution& d, uint64_t index) {
   const bool mixed = std::uniform_real_distribution<double>(0, 1)(rng) < d.mixed;
   std::string devices;
   s.devices = sampleDevices(rng, n, mixed, &devices);
-  what << " on " << devices;
+  // Drawn last, and only when asked for, so that without it every sample is what it was.
+  if (d.fixed_costs > 0 && std::uniform_real_distribution<double>(0, 1)(rng) < d.fixed_costs) {
+    const double ratio = logUniform(rng, 1, 16);
+    fixCosts(s.graph, s.devices, ratio);
+    what << " on " << s.devices.name << ", fixed costs (edges " << std::round(ratio * 100) / 100
+         << "x their producer)";
+  } else {
+    what << " on " << devices;
+  }
   s.description = what.str();
   s.graph.name = s.description;
   return s;

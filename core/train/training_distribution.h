@@ -8,6 +8,9 @@
 //     on a sampled device set like the generated ones.
 //   - Device sets: identical devices, or devices whose throughput, memory bandwidth and links vary
 //     (a slow PCIe pair beside NVLink ones, a slower GPU generation).
+//   - Optionally (fixed_costs), samples in the cost convention of the Doppler paper's text files:
+//     fixed compute times on identical devices, each cross-device edge a fixed multiple of its
+//     producer's compute time, whatever the links.
 // A sample depends only on the seed and its index, so data-parallel workers can split the indices
 // among themselves and still see exactly the samples one process would. Plain C++, no LibTorch.
 #include <cstdint>
@@ -34,6 +37,12 @@ struct TrainingDistribution {
   // Given graphs. A sample picks uniformly among the kinds and these (a kind weighs as much as one
   // graph). Reading files is the caller's business: the distribution holds graphs, not formats.
   std::vector<TrainingGraph> graphs = {};
+  // The share of samples given fixed costs, as the paper's Doppler text files give them: each
+  // node's compute time on the sampled device set's first device, on every device, and each edge
+  // `ratio` times its producer's compute time, the ratio log-uniform in [1, 16] per sample (the
+  // paper's files use 4). Edge costs there do not depend on the links at all, which bandwidth
+  // draws never give. 0 (the default) draws nothing, so samples stay as they were without it.
+  double fixed_costs = 0;
 
   // The number of sources a sample picks among: kinds, then graphs.
   size_t sourceCount() const { return kinds.size() + graphs.size(); }

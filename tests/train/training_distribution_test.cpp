@@ -9,6 +9,7 @@
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
+#include "core/sim/cost_table.h"
 
 namespace doppler::train {
 namespace {
@@ -73,6 +74,48 @@ TEST(TrainingDistribution, LayeredDagsReadTheLayerBefore) {
   }
 }
 
+TEST(TrainingDistribution, FixedCostsAreThePaperFilesConvention) {
+  TrainingDistribution plain, fixed;
+  fixed.fixed_costs = 0.5;
+  int converted = 0;
+  for (uint64_t i = 0; i < 40; ++i) {
+    const TrainingSample a = sampleTraining(plain, i), b = sampleTraining(fixed, i);
+    ASSERT_EQ(a.graph.nodeCount(), b.graph.nodeCount()) << "the same graph, other costs";
+    if (b.description.find("fixed costs") == std::string::npos) {
+      // Not drawn: the sample is exactly the one without the option.
+      EXPECT_EQ(writeGraphJson(a.graph), writeGraphJson(b.graph)) << b.description;
+      EXPECT_EQ(a.description, b.description);
+      continue;
+    }
+    ++converted;
+    EXPECT_NE(b.description.find("identical devices"), std::string::npos) << b.description;
+    const CostTable before(a.graph, a.devices), after(b.graph, b.devices);
+    const int last = b.devices.size() - 1;
+    double ratio = -1;
+    for (int v = 0; v < b.graph.nodeCount(); ++v) {
+      // Each node's time on the first device, now on every device.
+      EXPECT_DOUBLE_EQ(after.compute(v, 0), before.compute(v, 0));
+      EXPECT_DOUBLE_EQ(after.compute(v, last), before.compute(v, 0));
+    }
+    for (int e = 0; e < after.edges(); ++e) {
+      const double producer = after.compute(after.edgeSrc(e), 0);
+      if (producer == 0) {
+        EXPECT_EQ(after.transfer(e, 0, last), 0);
+        continue;
+      }
+      // One ratio per sample, whatever the pair of devices.
+      const double r = after.transfer(e, 0, last) / producer;
+      EXPECT_DOUBLE_EQ(after.transfer(e, last, 0), after.transfer(e, 0, last));
+      if (ratio < 0) ratio = r;
+      EXPECT_NEAR(r, ratio, 1e-9 * ratio);
+    }
+    EXPECT_GE(ratio, 1 - 1e-9);
+    EXPECT_LE(ratio, 16 + 1e-9);
+  }
+  EXPECT_GT(converted, 8);
+  EXPECT_LT(converted, 32);
+}
+
 TEST(TrainingDistribution, BadSettingsAreRefusedByName) {
   TrainingDistribution d;
   d.kinds = {"resnet"};
@@ -82,6 +125,9 @@ TEST(TrainingDistribution, BadSettingsAreRefusedByName) {
   EXPECT_THROW(d.validate(), InputError);
   d = {};
   d.mixed = 2;
+  EXPECT_THROW(d.validate(), InputError);
+  d = {};
+  d.fixed_costs = -0.1;
   EXPECT_THROW(d.validate(), InputError);
 }
 
