@@ -197,6 +197,7 @@ TEST_F(GeneralTraining, BadOptionsExitTwo) {
   expectBadInput("train --general --stage sim --teacher-start random --out " + path("x.pt"),
                  {"--teacher-start"});
   expectBadInput("train --general --average 1 --out " + path("x.pt"), {"--average"});
+  expectBadInput("train --general --fixed-costs 1.5 --out " + path("x.pt"), {"--fixed-costs"});
   expectBadInput("train --devices 2 --out " + path("x.pt"), {"--graph"});
 }
 
