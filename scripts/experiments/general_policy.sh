@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Trains the shipped general placement policy (resources/data/policies/general.pt): stage I then
+# Trains a general placement policy by the shipped one's recipe (resources/data/policies/general.pt;
+# a one-go run gives a weaker policy than that checkpoint, see general_policy_note.md): stage I then
 # stage II across the training distribution with data-parallel workers (`doppler train
 # --general`), prints the training curve, and measures the worker speed-up (stage II episodes per
 # second with 1 and with 2 workers, side by side). The per-graph table against the heuristics and
