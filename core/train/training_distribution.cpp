@@ -79,7 +79,7 @@ bool areDefaults(const std::string& kind, const std::map<std::string, double>& p
   return false;
 }
 
-DeviceSet sampleDevices(std::mt19937_64& rng, int n, bool mixed, std::string* what) {
+DeviceSet sampleDevices(std::mt19937_64& rng, int n, bool mixed) {
   // A V100-like default, scaled: throughputs and bandwidths as the presets span them.
   Device proto{"gpu", logUniform(rng, 8, 120), 32};
   proto.memory_gbps = logUniform(rng, 700, 3000);
@@ -104,7 +104,6 @@ DeviceSet sampleDevices(std::mt19937_64& rng, int n, bool mixed, std::string* wh
         }
   }
   d.name = std::to_string(n) + (mixed ? " mixed" : " identical") + " devices";
-  *what = d.name;
   return d;
 }
 
@@ -114,7 +113,6 @@ DeviceSet sampleDevices(std::mt19937_64& rng, int n, bool mixed, std::string* wh
 void fixCosts(DataflowGraph& g, DeviceSet& d, double ratio) {
   const CostTable costs(g, d);
   DataflowGraph fixed;
-  fixed.name = g.name;
   for (int v = 0; v < g.nodeCount(); ++v) {
     Node n = g.node(v);
     n.compute_us = {costs.compute(v, 0)};
@@ -255,17 +253,16 @@ TrainingSample sampleTraining(const TrainingDistribution& d, uint64_t index) {
   }
   const int n = uniformInt(rng, d.min_devices, d.max_devices);
   const bool mixed = std::uniform_real_distribution<double>(0, 1)(rng) < d.mixed;
-  std::string devices;
-  s.devices = sampleDevices(rng, n, mixed, &devices);
+  s.devices = sampleDevices(rng, n, mixed);
   // Drawn last, and only when asked for, so that without it every sample is what it was.
+  double ratio = 0;
   if (d.fixed_costs > 0 && std::uniform_real_distribution<double>(0, 1)(rng) < d.fixed_costs) {
-    const double ratio = logUniform(rng, 1, 16);
-    fixCosts(s.graph, s.devices, ratio);
-    what << " on " << s.devices.name << ", fixed costs (edges " << std::round(ratio * 100) / 100
-         << "x their producer)";
-  } else {
-    what << " on " << devices;
+    ratio = logUniform(rng, 1, 16);
+    fixCosts(s.graph, s.devices, ratio);  // renames the devices: identical now
   }
+  what << " on " << s.devices.name;
+  if (ratio > 0)
+    what << ", fixed costs (edges " << std::round(ratio * 100) / 100 << "x their producer)";
   s.description = what.str();
   s.graph.name = s.description;
   return s;
