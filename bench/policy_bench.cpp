@@ -54,6 +54,7 @@ BENCHMARK(BM_GreedyEpisode)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseR
 // side by side, critical-path and local search (5,000 and 500,000 evaluations) on the same graph.
 void BM_GeneralPolicyPlacement(benchmark::State& state) {
   policy::setComputeThreads(1);
+  policy::keepTensorMemory();  // as the CLI and the studio load it (through the LibTorch module)
   policy::Policy p = policy::Policy::load(fleet::resourcesDir() + "/policies/general.pt");
   policy::EpisodeOptions o;
   o.record_probs = false;

@@ -2,11 +2,13 @@
 // outputs the plain C++ decisions run on (prepare), the batched recompute of an episode's
 // log-probabilities that training differentiates, and the compute threads.
 #include <dlfcn.h>
+#include <malloc.h>
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <mutex>
 #include <optional>
 
 #include "core/heuristics/rng.h"
@@ -112,6 +114,31 @@ GraphTensors toTensors(const GraphFeatures& f) {
   return g;
 }
 
+namespace {
+
+// Each node's sum of h over its path's members (the (node, member) pairs). Gathering every
+// member's row at once makes a block of members x hidden, megabytes on LLAMA-LAYER: most of the
+// memory a placement touches beyond what loading the policy left free. In a fresh process each
+// page touched for the first time costs a fault, about 15 us on the development VM, so without
+// gradients the rows are gathered a chunk at a time, each chunk reusing the last one's memory
+// (graphs with fewer members than a chunk keep the one gather). index_add adds the
+// members in order either way, so the sums are bit for bit the same.
+torch::Tensor pathSums(const torch::Tensor& h, const torch::Tensor& node,
+                       const torch::Tensor& member, int64_t n) {
+  constexpr int64_t kChunk = 1024;
+  const int64_t m = member.size(0);
+  torch::Tensor sums = torch::zeros({n, h.size(1)});
+  if (torch::GradMode::is_enabled() || m <= kChunk)
+    return sums.index_add(0, node, h.index_select(0, member));
+  for (int64_t a = 0; a < m; a += kChunk) {
+    const int64_t len = std::min(kChunk, m - a);
+    sums.index_add_(0, node.narrow(0, a, len), h.index_select(0, member.narrow(0, a, len)));
+  }
+  return sums;
+}
+
+}  // namespace
+
 Prepared prepare(Net& net, const GraphTensors& g, bool grad) {
   std::optional<torch::NoGradGuard> noGrad;
   if (!grad) noGrad.emplace();
@@ -131,10 +158,8 @@ Prepared prepare(Net& net, const GraphTensors& g, bool grad) {
     h = m.gru(torch::relu(agg), h);
   }
 
-  const torch::Tensor sb =
-      torch::zeros({g.n, H}).index_add(0, g.bnode, h.index_select(0, g.bmem)) * g.path_norm;
-  const torch::Tensor st =
-      torch::zeros({g.n, H}).index_add(0, g.tnode, h.index_select(0, g.tmem)) * g.path_norm;
+  const torch::Tensor sb = pathSums(h, g.bnode, g.bmem, g.n) * g.path_norm;
+  const torch::Tensor st = pathSums(h, g.tnode, g.tmem, g.n) * g.path_norm;
   const torch::Tensor selIn = torch::cat({m.sel_z(g.x), h, sb, st}, 1);
   p.sel_logits = m.sel2(torch::leaky_relu(m.sel1(selIn), kLeakySlope)).squeeze(1);
 
@@ -310,7 +335,7 @@ std::vector<std::pair<std::string, std::vector<float>>> Policy::parameters() con
 }
 
 // ---------------------------------------------------------------------------------------------
-// Threads and BLAS
+// Threads, BLAS and memory
 
 void setComputeThreads(int threads) {
   if (threads <= 0) return;
@@ -318,6 +343,23 @@ void setComputeThreads(int threads) {
   using SetThreads = void (*)(int);
   if (auto fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
     fn(threads);
+}
+
+// A placement allocates and frees tensors of up to a few MB op after op. Under glibc's defaults
+// each one above the mmap threshold (128 KB at first; it rises only after such a block is freed,
+// and the trim threshold with it) is a fresh mapping whose pages fault in again, and freed heap
+// above the trim threshold goes back to the system. In a fresh process that made the first
+// placement of LLAMA-LAYER about 60 ms against 10 ms for the next ones; and how fast the next
+// ones were depended on the largest block a placement happened to free. Served from the heap, and
+// with freed heap kept, later tensors reuse pages already touched. The process keeps up to 512 MB
+// of freed heap in exchange; a policy is loaded to place many graphs (the studio) or one (the
+// CLI), so that is memory it would touch again.
+void keepTensorMemory() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    mallopt(M_MMAP_THRESHOLD, 256 << 20);
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
+  });
 }
 
 std::string loadedBlasLibrary() {

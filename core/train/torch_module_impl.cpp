@@ -1,9 +1,6 @@
 // The LibTorch module's entry point (libdoppler_torch.so): TorchModule over Policy and
 // runTraining, and the executor's LibTorch CPU backend. Everything LibTorch-backed that the module
 // links stays inside it.
-#include <malloc.h>
-
-#include <mutex>
 #include <utility>
 
 #include "core/fleet/learn/fleet_ppo.h"
@@ -16,21 +13,6 @@
 
 namespace doppler::train {
 namespace {
-
-// A placement allocates and frees tensors of a few MB op after op. Under glibc's defaults each
-// one above the mmap threshold (128 KB at first; it rises only after such a block is freed) is a
-// fresh mapping whose pages fault in again, which made a fresh process's first placement of
-// LLAMA-LAYER about 60 ms against 10 ms for the next ones. Served from the heap, and with freed
-// heap kept, later tensors reuse pages already touched: the first placement takes about 30 ms.
-// The process keeps up to 512 MB of freed heap in exchange; a policy is loaded to place many
-// graphs (the studio) or one (the CLI), so that is memory it would touch again.
-void keepTensorMemory() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    mallopt(M_MMAP_THRESHOLD, 256 << 20);
-    mallopt(M_TRIM_THRESHOLD, 512 << 20);
-  });
-}
 
 class CheckpointPolicy final : public LoadedPolicy {
  public:
@@ -50,7 +32,7 @@ class CheckpointPolicy final : public LoadedPolicy {
 class Module final : public TorchModule {
  public:
   std::unique_ptr<LoadedPolicy> loadPolicy(const std::string& checkpoint) const override {
-    keepTensorMemory();  // before the policy's first tensor
+    policy::keepTensorMemory();  // before the policy's first tensor
     return std::make_unique<CheckpointPolicy>(checkpoint);
   }
   TrainResult train(const TrainRequest& request, const CancelToken& cancel,

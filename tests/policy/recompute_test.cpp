@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "core/graph/generators.h"
 #include "core/policy/policy_impl.h"
 #include "core/sim/cost_table.h"
 #include "tests/support/data.h"
@@ -96,6 +97,24 @@ TEST(Recompute, GuidedEpisodesFollowTheirGuide) {
   auto logp = s.plc_logp.accessor<float, 1>();
   for (int t = 0; t < n; ++t)
     EXPECT_FLOAT_EQ(logp[t], plc[t][r.result.assignment[r.result.order[t]]]) << "step " << t;
+}
+
+// A placement (no gradients) sums the path members' embeddings a chunk at a time; training
+// gathers them at once. The scores must be the same bit for bit, or a trained policy would place
+// differently from how it was judged in training.
+TEST(Recompute, PlacementScoresEqualTrainingScoresOnAGraphOfManyPathMembers) {
+  const DataflowGraph graph = generateGraph("llama-layer");
+  const CostTable costs(graph, DeviceSet::uniform(4));
+  const GraphFeatures f = graphFeatures(costs);
+  ASSERT_GT(f.bpath_member.size(), 1024u) << "too few members for two chunks of 1024";
+  ASSERT_GT(f.tpath_member.size(), 1024u);
+  Policy pol(PolicyConfig{32, 3, 16, 32, 16}, 5);
+  const GraphTensors g = toTensors(f);
+  const Prepared placing = prepare(pol.impl().net, g, false);
+  const Prepared training = prepare(pol.impl().net, g, true);
+  EXPECT_EQ(placing.sel, training.sel);
+  EXPECT_EQ(placing.node, training.node);
+  EXPECT_EQ(placing.member, training.member);
 }
 
 }  // namespace
