@@ -87,12 +87,13 @@ struct TrainConfig {
 
   // The defaults of each stage (scripts/experiments/policy_note.md has the measurements behind
   // them): imitation: 500 episodes, greedy DAgger with teacher mix 0.5 -> 0, lr 3e-3 -> 3e-4;
-  // sim: 12000 episodes, epsilon-greedy 0.2 -> 0, lr 3e-4 -> 1e-6, entropy 1e-2 -> 0, 4 episodes
-  // per update, running-mean baseline, self-imitation weight 1, keep_best, half the episodes
-  // guided by the best (deviation 0.03), distillation of the best (1500 updates at 3e-3).
-  // real: 200 episodes (each is exec_repeat real executions), stage II's method with a gentler
-  // schedule (epsilon 0.1 -> 0, lr 1e-4 -> 1e-5), greedy measurements every 8 episodes, and a
-  // distillation of the best measured placement (up to 300 updates).
+  // sim: 12000 episodes, epsilon-greedy 0.05, lr 3e-4 -> 1e-6, entropy 1e-3, 4 episodes per
+  // update, running-mean baseline, self-imitation weight 1, keep_best, three quarters of the
+  // episodes guided by the best (deviation 0.03), distillation of the best (1500 updates at
+  // 3e-3). real: 200 episodes (each is exec_repeat real executions), stage II's method with its
+  // own schedule (epsilon 0.1 -> 0, lr 1e-4 -> 1e-5, entropy 1e-3 -> 0, half the episodes
+  // guided), greedy measurements every 8 episodes, and a distillation of the best measured
+  // placement (up to 300 updates).
   static TrainConfig defaults(Stage stage);
   nlohmann::json toJson() const;
   void validate() const;  // throws InputError naming the option (--lr, ...)
