@@ -82,6 +82,19 @@ TEST(TrainConfig, SpecsShowEachStagesDefaults) {
   EXPECT_EQ(value(Stage::Simulation, "lr"), "0.0003");
   EXPECT_EQ(value(Stage::Simulation, "explore"), "epsilon-greedy");
   EXPECT_EQ(value(Stage::Imitation, "baseline"), "running-mean");
+  // Stage II explores gently around its best episode (policy_note.md: from a fresh start and from
+  // the general policy alike); stage III keeps its own, decaying schedule.
+  EXPECT_EQ(value(Stage::Simulation, "epsilon"), "0.05");
+  EXPECT_EQ(value(Stage::Simulation, "entropy"), "0.001");
+  EXPECT_EQ(value(Stage::Simulation, "guided"), "0.75");
+  const TrainConfig sim = TrainConfig::defaults(Stage::Simulation);
+  EXPECT_EQ(sim.epsilon_final, sim.epsilon);
+  EXPECT_EQ(sim.entropy_final, sim.entropy);
+  const TrainConfig real = TrainConfig::defaults(Stage::Real);
+  EXPECT_EQ(real.epsilon, 0.1);
+  EXPECT_EQ(real.epsilon_final, 0.0);
+  EXPECT_EQ(real.entropy_final, 0.0);
+  EXPECT_EQ(real.guided, 0.5);
 }
 
 }  // namespace
