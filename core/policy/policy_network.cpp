@@ -1,6 +1,7 @@
 // The dual policy's network (LibTorch): its layers and seeded initialisation, the per-episode
 // outputs the plain C++ decisions run on (prepare), the batched recompute of an episode's
-// log-probabilities that training differentiates, and the compute threads.
+// log-probabilities that training differentiates, the compute threads, and the allocator
+// settings of a process that places.
 #include <dlfcn.h>
 #include <malloc.h>
 
@@ -121,8 +122,8 @@ namespace {
 // memory a placement touches beyond what loading the policy left free. In a fresh process each
 // page touched for the first time costs a fault, about 15 us on the development VM, so without
 // gradients the rows are gathered a chunk at a time, each chunk reusing the last one's memory
-// (graphs with fewer members than a chunk keep the one gather). index_add adds the
-// members in order either way, so the sums are bit for bit the same.
+// (graphs with fewer members than a chunk keep the one gather). index_add adds the members in
+// order either way, so the sums are bit for bit the same.
 torch::Tensor pathSums(const torch::Tensor& h, const torch::Tensor& node,
                        const torch::Tensor& member, int64_t n) {
   constexpr int64_t kChunk = 1024;
