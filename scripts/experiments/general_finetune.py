@@ -52,10 +52,16 @@ def log(*a):
     print("general_finetune:", *a, file=sys.stderr, flush=True)
 
 
+def fail(message):
+    """Bad input or a failed run: the reason on stderr, exit status 2."""
+    print(f"general_finetune: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def doppler(*args):
     r = subprocess.run([DOPPLER, *args, "--json", "--no-record"], capture_output=True, text=True)
     if r.returncode != 0:
-        raise SystemExit(f"doppler {' '.join(args)} failed ({r.returncode}): {r.stderr.strip()}")
+        fail(f"doppler {' '.join(args)} failed ({r.returncode}): {r.stderr.strip()}")
     return json.loads(r.stdout)
 
 
@@ -80,7 +86,8 @@ def first_within(curve, target, tolerance):
 
 def main():
     if not os.path.exists(GRAPH):
-        raise SystemExit(f"{GRAPH} not found (set GRAPH or DOPPLER_DATA_DIR)")
+        fail(f"{GRAPH} not found (set GRAPH, or DOPPLER_DATA_DIR to a folder with "
+             "doppler-graphs/)")
     target = doppler("place", "-g", GRAPH, "-d", DEVICES, "-m", "local-search", "--budget",
                      "5000")["makespan_us"]
     log(f"LS-5000: {target / 1e3:.2f} ms")

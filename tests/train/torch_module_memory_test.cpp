@@ -1,6 +1,7 @@
 // Loading a policy through the LibTorch module makes glibc serve tensor-sized blocks from the heap
-// and keep freed heap (torch_module_impl.cpp: a fresh process's first placement no longer faults
-// in a new mapping for every large tensor). Checked through glibc's own count of mapped blocks.
+// and keep freed heap (policy::keepTensorMemory in policy_network.cpp: a fresh process's first
+// placement no longer faults in a new mapping for every large tensor). Checked through glibc's
+// own count of mapped blocks.
 #include <gtest/gtest.h>
 #include <malloc.h>
 
