@@ -14,6 +14,7 @@
 #include "core/sim/simulator.h"
 #include "core/train/evaluation.h"
 #include "core/train/expected_improvement.h"
+#include "core/train/general_policy_start.h"
 #include "core/train/torch_module.h"
 #include "core/train/train_recording.h"
 #include "decision_cli.h"
@@ -76,6 +77,13 @@ std::string shippedGeneralPolicy() {
   if (!std::filesystem::is_regular_file(path, ec))
     throw InputError(path, "", "the shipped general policy is missing; give one with --policy");
   return path;
+}
+
+void registerShippedPolicyStart() {
+  if (!train::torchModuleBuiltIn()) return;
+  const std::string path = fleet::resourcesDir() + "/policies/general.pt";
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec)) train::registerGeneralPolicyStart(path);
 }
 
 void runEval(const EvalArgs& given) {

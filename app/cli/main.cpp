@@ -7,6 +7,7 @@
 #include <new>
 
 #include "cli_common.h"
+#include "policy_cli.h"
 #include "core/graph/input_error.h"
 #include "core/train/distributed.h"
 #include "run_recording.h"
@@ -19,6 +20,8 @@ int main(int argc, char** argv) {
   // A file-size limit (RLIMIT_FSIZE) fails the write that crosses it, like a full disk, instead
   // of killing the process: the result is still printed.
   std::signal(SIGXFSZ, SIG_IGN);
+  // Before the commands list or check local search's parameters: its starts include this one.
+  doppler::cli::registerShippedPolicyStart();
   doppler::cli::addGraphCommands(app);
   doppler::cli::addGraphImportCommand(*app.get_subcommand("graph"));
   doppler::cli::addDevicesCommands(app);

@@ -37,5 +37,9 @@ struct EvalArgs {
 void runEval(const EvalArgs& args);
 // resources/data/policies/general.pt (or its installed copy); InputError when it is missing.
 std::string shippedGeneralPolicy();
+// Lets local search start from the shipped general policy (`--param start=doppler`) where this
+// build has the LibTorch module and the checkpoint is there; nothing is loaded until a search
+// uses it.
+void registerShippedPolicyStart();
 
 }  // namespace doppler::cli

@@ -16,6 +16,7 @@
 #include "app/studio/presentation_mode.h"
 #include "app/studio/studio_document.h"
 #include "app/studio/studio_toolbar.h"
+#include "core/train/general_policy_start.h"
 #include "views/common/node_details.h"
 #include "views/common/selection_state.h"
 #include "views/models/device_summary_model.h"
@@ -61,6 +62,10 @@ void MainWindow::buildDocks() {
     d->setWidget(content);
     return d;
   };
+  // Local search may start from the shipped general policy: registered before the tuner reads
+  // the methods' parameters, so its "start" list offers it (loaded by the first such search).
+  if (const QString general = shippedGeneralPolicyPath(); !general.isEmpty())
+    train::registerGeneralPolicyStart(general.toStdString());
   tuner_ = new TunerWidget;
   // The shipped general policy, where this build can run it (LibTorch built in, the checkpoint
   // present): a method of the tuner and of the toolbar's list like any heuristic.

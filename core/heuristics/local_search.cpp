@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
+#include <string>
 
 #include "core/graph/input_error.h"
 #include "core/heuristics/builtin_methods.h"
 #include "core/heuristics/list_scheduler.h"
 #include "core/heuristics/rng.h"
+#include "core/heuristics/search_start.h"
 
 namespace doppler {
 
@@ -230,24 +233,56 @@ Placement anneal(const PlaceContext& ctx, const Assignment& start, const AnnealC
 
 namespace {
 
+std::optional<SearchStart> registeredStart(const std::string& name) {
+  for (SearchStart& s : searchStarts())
+    if (s.name == name) return std::move(s);
+  return std::nullopt;
+}
+
+// The start choices: the list schedules and random, then what the program registered
+// (search_start.h), each described in the parameter's text.
+ParamSpec startSpec() {
+  ParamSpec spec{"start",
+                 ParamSpec::Type::Choice,
+                 "critical-path",
+                 0,
+                 0,
+                 {"critical-path", "heft", "random"},
+                 "The assignment the search starts from"};
+  for (const SearchStart& s : searchStarts()) {
+    spec.choices.push_back(s.name);
+    spec.description += "; " + s.name + ": " + s.description;
+  }
+  return spec;
+}
+
+// A registered start comes from outside the core: check it places every node on a device.
+void checkStart(const CostTable& costs, const Assignment& a, const std::string& from) {
+  const std::string field = "--param start=" + from;
+  if (static_cast<int>(a.size()) != costs.nodes())
+    throw InputError("", field,
+                     "the start places " + std::to_string(a.size()) + " nodes, the graph has " +
+                         std::to_string(costs.nodes()));
+  for (size_t v = 0; v < a.size(); ++v)
+    if (a[v] < 0 || a[v] >= costs.devices())
+      throw InputError("", field,
+                       "the start puts node " + std::to_string(v) + " on device " +
+                           std::to_string(a[v]) + " of " + std::to_string(costs.devices()));
+}
+
 class LocalSearch : public Method {
  public:
   std::string name() const override { return "local-search"; }
   std::string description() const override {
     return "Simulated annealing over assignments with the simulator as judge, from a list "
-           "schedule: moves a node to another device, swaps two nodes, or moves a node onto a "
-           "neighbour's device; uses exactly --budget evaluations";
+           "schedule (or another start, see --param start): moves a node to another device, "
+           "swaps two nodes, or moves a node onto a neighbour's device; uses exactly --budget "
+           "evaluations";
   }
   bool isSearch() const override { return true; }
   std::vector<ParamSpec> params() const override {
     return {
-        {"start",
-         ParamSpec::Type::Choice,
-         "critical-path",
-         0,
-         0,
-         {"critical-path", "heft", "random"},
-         "The assignment the search starts from"},
+        startSpec(),
         {"restarts",
          ParamSpec::Type::Integer,
          "4",
@@ -312,7 +347,10 @@ class LocalSearch : public Method {
       throw InputError("", "--param p_swap", "p_neighbour + p_cluster + p_swap must be at most 1");
     Placement start;
     const std::string& from = params.choice("start");
-    if (from == "random") {
+    if (const std::optional<SearchStart> given = registeredStart(from)) {
+      start = given->build(ctx);
+      checkStart(ctx.costs, start.assignment, from);
+    } else if (from == "random") {
       start = findMethod("random").place(ctx, Params({}, {}));
     } else {
       ListConfig lc;

@@ -11,6 +11,7 @@
 #include "core/heuristics/list_scheduler.h"
 #include "core/heuristics/local_search.h"
 #include "core/heuristics/method.h"
+#include "core/heuristics/search_start.h"
 #include "core/sim/lower_bound.h"
 #include "core/sim/simulator.h"
 #include "tests/sim/schedule_invariants.h"
@@ -504,6 +505,58 @@ TEST(LocalSearch, ReportsProgressAndHonoursCancellation) {
   EXPECT_TRUE(q.cancelled);
   EXPECT_EQ(q.evaluations, 0);
   EXPECT_EQ(q.assignment, run("critical-path", c).assignment);
+}
+
+// A start registered by the program (search_start.h; the CLI registers the general policy) is
+// one more choice of "start": the search begins from exactly that assignment and follows its
+// order. A start that does not place every node on a device is refused, naming it.
+TEST(LocalSearch, StartsFromARegisteredStart) {
+  DataflowGraph g = searchGraph();
+  CostTable c(g, DeviceSet::uniform(4));
+  Simulator sim(c);
+  const Placement rr = run("round-robin", c);
+  int built = 0;
+  registerSearchStart("test-round-robin", "round-robin, for this test", [&](const PlaceContext&) {
+    ++built;
+    return rr;
+  });
+  const Method& m = findMethod("local-search");
+  const auto specs = m.params();
+  const auto start = std::find_if(specs.begin(), specs.end(),
+                                  [](const ParamSpec& p) { return p.name == "start"; });
+  ASSERT_NE(start, specs.end());
+  EXPECT_NE(std::find(start->choices.begin(), start->choices.end(), "test-round-robin"),
+            start->choices.end());
+  EXPECT_NE(start->description.find("round-robin, for this test"), std::string::npos);
+
+  const Placement z = run("local-search", c, {{"start", "test-round-robin"}}, 1, 0);
+  EXPECT_EQ(z.assignment, rr.assignment);
+  EXPECT_EQ(z.order, executionOrder(rr));
+  EXPECT_NE(z.assignment, run("critical-path", c).assignment);
+  const Placement p = run("local-search", c, {{"start", "test-round-robin"}}, 1, 2000);
+  EXPECT_EQ(p.evaluations, 2000);
+  EXPECT_LT(sim.makespan(p.assignment), sim.makespan(rr.assignment));
+  EXPECT_EQ(built, 2);
+
+  registerSearchStart("test-short", "too few nodes", [&](const PlaceContext&) {
+    Placement bad = rr;
+    bad.assignment.pop_back();
+    return bad;
+  });
+  registerSearchStart("test-off", "a device out of range", [&](const PlaceContext& ctx) {
+    Placement bad = rr;
+    bad.assignment[3] = ctx.costs.devices();
+    return bad;
+  });
+  for (const char* bad : {"test-short", "test-off"}) {
+    try {
+      run("local-search", c, {{"start", bad}}, 1, 10);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("start=") + bad), std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 TEST(LocalSearch, SingleDeviceAndBadParams) {

@@ -110,6 +110,32 @@ TEST_F(GeneralTraining, TheShippedPolicyPlacesWithoutTraining) {
                  {"--param", "doppler"});
 }
 
+// Local search can start from the shipped policy's placement (`--param start=doppler`): with one
+// evaluation (the start's) it gives that placement back, with some it never ends above it, and the run says
+// where it started.
+TEST_F(GeneralTraining, LocalSearchStartsFromTheShippedPolicy) {
+  ASSERT_EQ(run("graph generate llama-block --out " + path("block.json")).status, 0);
+  const std::string graph = "place -g " + path("block.json") + " -d 8 --json --no-record ";
+  const auto policy = run(graph + "-m doppler");
+  ASSERT_EQ(policy.status, 0) << policy.err;
+  const json p = json::parse(policy.out);
+  const auto start = run(graph + "-m local-search -p start=doppler --budget 1");
+  ASSERT_EQ(start.status, 0) << start.err;
+  const json s = json::parse(start.out);
+  EXPECT_EQ(s["assignment"], p["assignment"]);
+  EXPECT_EQ(s["makespan_us"], p["makespan_us"]);
+  EXPECT_EQ(s["params"]["start"], "doppler");
+  const auto searched = run(graph + "-m local-search -p start=doppler --budget 300");
+  ASSERT_EQ(searched.status, 0) << searched.err;
+  const json l = json::parse(searched.out);
+  EXPECT_EQ(l["evaluations"], 300);
+  EXPECT_LE(l["makespan_us"].get<double>(), p["makespan_us"].get<double>());
+  // `doppler methods` lists it among the starts.
+  const auto methods = run("methods");
+  EXPECT_NE(methods.out.find("critical-path heft random doppler"), std::string::npos)
+      << methods.out;
+}
+
 // Stage II imitates, per sampled graph, the best of its own episodes and a teacher (HEFT or a
 // short local search): on one graph file the loss, which that term dominates, falls; without the
 // term what is left (advantages centred on each graph's mean) is small.
