@@ -7,9 +7,9 @@
 #include <new>
 
 #include "cli_common.h"
-#include "policy_cli.h"
 #include "core/graph/input_error.h"
 #include "core/train/distributed.h"
+#include "policy_cli.h"
 #include "run_recording.h"
 
 int main(int argc, char** argv) {

@@ -40,8 +40,8 @@ void registerGeneralPolicyStart(const std::string& checkpoint) {
       "the shipped general policy's greedy placement (doppler place --method doppler)",
       [shared](const PlaceContext& ctx) {
         const policy::GraphFeatures features = policy::graphFeatures(ctx.costs);
-        const EvalResult greedy = evaluateScores(shared->scores(features), ctx.costs, features, 1,
-                                                 ctx.seed, ctx.sim);
+        const EvalResult greedy =
+            evaluateScores(shared->scores(features), ctx.costs, features, 1, ctx.seed, ctx.sim);
         Placement start;
         start.assignment = greedy.episode.assignment;
         start.order = greedy.episode.order;

@@ -111,8 +111,8 @@ TEST_F(GeneralTraining, TheShippedPolicyPlacesWithoutTraining) {
 }
 
 // Local search can start from the shipped policy's placement (`--param start=doppler`): with one
-// evaluation (the start's) it gives that placement back, with some it never ends above it, and the run says
-// where it started.
+// evaluation (the start's) it gives that placement back, with some it never ends above it, and the
+// run says where it started.
 TEST_F(GeneralTraining, LocalSearchStartsFromTheShippedPolicy) {
   ASSERT_EQ(run("graph generate llama-block --out " + path("block.json")).status, 0);
   const std::string graph = "place -g " + path("block.json") + " -d 8 --json --no-record ";
