@@ -141,6 +141,33 @@ class TunerGeneralTest : public QObject {
                                "--discipline", "priority"})));
   }
 
+  // Local search offers the policy's placement as its start where the policy can run, and the
+  // search from it is `doppler place -m local-search -p start=doppler`'s.
+  void localSearchStartsFromThePolicy() {
+    auto* method = find<QComboBox>("method");
+    method->setCurrentIndex(method->findData(QStringLiteral("local-search")));
+    QVERIFY(w_->jobs()->waitIdle(120000));
+    auto* start = find<QComboBox>("param_start");
+    QVERIFY(start);
+    const int i = start->findText(QStringLiteral("doppler"));
+    if (MainWindow::shippedGeneralPolicyPath().isEmpty()) {
+      QCOMPARE(i, -1);
+      return;
+    }
+    QVERIFY(i >= 0);
+    find<QSpinBox>("budget")->setValue(300);
+    QVERIFY(w_->jobs()->waitIdle(120000));
+    start->setCurrentIndex(i);
+    QVERIFY(w_->jobs()->waitIdle(120000));
+    const SnapshotPtr s = w_->document()->snapshot();
+    QCOMPARE(s->settings.method, std::string("local-search"));
+    QCOMPARE(s->resolved_params.at("start"), std::string("doppler"));
+    QCOMPARE(s->evaluations, 300L);
+    QVERIFY(sameAsCli(*s, cli({"place", "--method", "local-search", "--param", "start=doppler",
+                               "--budget", "300"})));
+    QVERIFY(!find<QLabel>("error")->isVisible());
+  }
+
   // Without a checkpoint the method places nothing and says why; the placement shown stays.
   void withoutThePolicyItReportsInsteadOfPlacing() {
     if (MainWindow::shippedGeneralPolicyPath().isEmpty())
