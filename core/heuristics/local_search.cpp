@@ -274,10 +274,10 @@ class LocalSearch : public Method {
  public:
   std::string name() const override { return "local-search"; }
   std::string description() const override {
-    return "Simulated annealing over assignments with the simulator as judge, from a list "
-           "schedule (or another start, see --param start): moves a node to another device, "
-           "swaps two nodes, or moves a node onto a neighbour's device; uses exactly --budget "
-           "evaluations";
+    return "Simulated annealing over assignments with the simulator as judge, from a start "
+           "(a list schedule unless the start parameter names another): moves a node to another "
+           "device, swaps two nodes, or moves a node onto a neighbour's device; uses exactly "
+           "--budget evaluations";
   }
   bool isSearch() const override { return true; }
   std::vector<ParamSpec> params() const override {

@@ -202,4 +202,5 @@ def main():
     log(f"files in {OUT}")
 
 
-main()
+if __name__ == "__main__":  # general_policy_search.py imports the rows
+    main()
