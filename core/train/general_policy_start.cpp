@@ -12,9 +12,9 @@ namespace doppler::train {
 
 namespace {
 
-// The checkpoint, loaded on first use. The studio's placement worker and the GUI thread may both
-// search from it, so loading and the network's forward pass are serialised; the decisions and
-// the search itself run unlocked.
+// The checkpoint, loaded on first use. Searches may run on any thread (the studio's placement
+// worker, a benchmark's threads), so loading and the network's forward pass are serialised; the
+// decisions and the search itself run unlocked.
 class SharedPolicy {
  public:
   explicit SharedPolicy(std::string checkpoint) : checkpoint_(std::move(checkpoint)) {}

@@ -1,9 +1,10 @@
 #pragma once
 // The shipped general policy as a start for local search (core/heuristics/search_start.h): the
 // network places the graph greedily, exactly as `doppler place --method doppler` does, and the
-// search improves on that placement. On the graphs of issue 16's table, 5,000 evaluations from
-// the policy's placement come as close to 500,000 from critical-path as 50,000 from critical-path
-// do (scripts/experiments/general_policy_note.md, "The policy as a start for search").
+// search improves on that placement. On the graphs of issue 16's table, 2,000 evaluations from
+// the policy's placement do about what 5,000 from critical-path do; at equal time (the policy's
+// placement costs a few thousand evaluations) the two starts are about even
+// (scripts/experiments/general_policy_note.md, "Stop 26").
 #include <string>
 
 namespace doppler::train {
