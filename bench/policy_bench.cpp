@@ -3,17 +3,21 @@
 // Adam step). Arguments: LibTorch/OpenBLAS threads, then episodes per update (the encoder runs
 // once per update). `ms_per_episode` is the figure quoted in the note. BM_GeneralPolicyPlacement
 // and BM_HeuristicPlacement: the shipped general policy's placement time against the heuristics'.
+// BM_SearchFrom: local search from the policy's placement against from critical-path's.
 //   build/policy/bench/policy_bench --benchmark_filter=Train
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <memory>
 
 #include "core/fleet/world/topology.h"
 #include "core/graph/graph_io.h"
 #include "core/heuristics/method.h"
+#include "core/heuristics/search_start.h"
 #include "core/policy/features.h"
 #include "core/policy/policy.h"
 #include "core/sim/cost_table.h"
+#include "core/sim/simulator.h"
 #include "core/train/trainer.h"
 #include "paper_graph.h"
 
@@ -82,6 +86,61 @@ BENCHMARK_CAPTURE(BM_HeuristicPlacement, local_search_500k, "local-search", 5000
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(3);
+
+// Local search from the shipped policy's placement against local search from critical-path, side
+// by side on the paper's 8-GPU block (302 nodes, 8 devices), where the starts differ most: each
+// iteration is one whole placement (the policy's features, encoder and decode, then the search),
+// and `makespan_ms` is what it finds (seed 1). At equal time, compare a budget from the policy
+// with a larger one from critical-path (general_policy_note.md, "Stop 26").
+struct EightGpuBlock {
+  DataflowGraph graph = bench::paperGraphOrGenerated("8gpu_transformer_block.txt", "llama-block");
+  DeviceSet devices = DeviceSet::uniform(8);
+  CostTable costs{graph, devices};
+};
+
+void BM_SearchFrom(benchmark::State& state, const char* start) {
+  static EightGpuBlock block;
+  static const bool registered = [] {
+    policy::setComputeThreads(1);
+    policy::keepTensorMemory();
+    auto p = std::make_shared<policy::Policy>(
+        policy::Policy::load(fleet::resourcesDir() + "/policies/general.pt"));
+    // The policy linked into this benchmark, as the CLI's "doppler" start runs it through the
+    // LibTorch module (core/train/general_policy_start.cpp).
+    registerSearchStart(
+        "bench-policy", "the shipped policy, linked in", [p](const PlaceContext& ctx) {
+          policy::EpisodeOptions o;
+          o.record_probs = false;
+          const policy::EpisodeResult e = p->run(ctx.costs, policy::graphFeatures(ctx.costs), o);
+          Placement start;
+          start.assignment = e.assignment;
+          start.order = e.order;
+          return start;
+        });
+    return true;
+  }();
+  benchmark::DoNotOptimize(registered);
+  const Method& m = findMethod("local-search");
+  const Params params(m.params(), {{"start", start}});
+  double makespan = 0;
+  for (auto _ : state) {
+    PlaceContext ctx{block.costs, SimOptions{}, 1, state.range(0), {}, {}, nullptr};
+    const Placement placed = m.place(ctx, params);
+    makespan = Simulator(block.costs).makespan(placed.assignment);
+  }
+  state.counters["makespan_ms"] = makespan / 1e3;
+}
+BENCHMARK_CAPTURE(BM_SearchFrom, critical_path, "critical-path")
+    ->Arg(2000)
+    ->Arg(5000)
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_SearchFrom, policy, "bench-policy")
+    ->Arg(2000)
+    ->Arg(5000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 void trainEpisodes(benchmark::State& state, train::Stage stage) {
   train::TrainConfig cfg = train::TrainConfig::defaults(stage);

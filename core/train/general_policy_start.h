@@ -3,8 +3,8 @@
 // network places the graph greedily, exactly as `doppler place --method doppler` does, and the
 // search improves on that placement. On the graphs of issue 16's table, 2,000 evaluations from
 // the policy's placement do about what 5,000 from critical-path do; at equal time (the policy's
-// placement costs a few thousand evaluations) the two starts are about even
-// (scripts/experiments/general_policy_note.md, "Stop 26").
+// placement costs about 2,000 evaluations) the lead is smaller, largest on the 8-GPU block
+// (scripts/experiments/general_policy_note.md, "Stop 26"; bench/policy_bench.cpp).
 #include <string>
 
 namespace doppler::train {
