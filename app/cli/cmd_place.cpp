@@ -48,6 +48,7 @@ nlohmann::json placeJson(const Inputs& in, const PlaceSettings& settings,
       placement.planned ? nlohmann::json(placement.planned->makespan_us) : nlohmann::json();
   out["params"] = outcome.resolved_params;
   out["evaluations"] = placement.evaluations;
+  if (placement.start_makespan_us) out["start_makespan_us"] = *placement.start_makespan_us;
   // The method's own schedule, where it builds one, so plan and simulation can be compared.
   if (placement.planned) out["planned_schedule"] = scheduleJson(in.graph, *placement.planned);
   if (!placement.order.empty()) {
@@ -86,6 +87,8 @@ std::string placeText(const Inputs& in, const PlaceSettings& settings, const Pla
   for (double u : outcome.sim.utilization) s << " " << fixedNumber(u * 100) << "%";
   s << "\n";
   if (search) s << "evaluations   " << placement.evaluations << "\n";
+  if (placement.start_makespan_us)
+    s << "start         " << fixedNumber(*placement.start_makespan_us) << " us (simulated)\n";
   return s.str();
 }
 

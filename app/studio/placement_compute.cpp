@@ -68,6 +68,7 @@ views::SnapshotPtr computePlacement(const PlacementInputs& in, const views::Plac
   if (outcome.placement.planned) out->planned_makespan_us = outcome.placement.planned->makespan_us;
   out->lower_bound_us = outcome.lower_bound_us;
   out->evaluations = outcome.placement.evaluations;
+  out->start_makespan_us = outcome.placement.start_makespan_us;
   out->cancelled = outcome.placement.cancelled;
   compareWithPrevious(*out, in, previous);
   out->compute_ms = outcome.compute_ms;

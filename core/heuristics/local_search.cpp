@@ -180,6 +180,7 @@ Placement anneal(const PlaceContext& ctx, const Assignment& start, const AnnealC
   Assignment& best = result.assignment;
   double bestMs = curMs;
   const double startMs = curMs;
+  result.start_makespan_us = startMs;
 
   auto lastReport = Clock::now();
   auto report = [&](bool force) {

@@ -69,6 +69,9 @@ struct Placement {
   // nodes to run in (local search: its start's executionOrder); may be empty.
   std::vector<int> order;
   long evaluations = 0;  // simulator calls (search methods)
+  // Search methods: the simulated makespan of the assignment the search started from (unset when
+  // it evaluated nothing), so a result can say how far the search moved.
+  std::optional<double> start_makespan_us;
   bool cancelled = false;
   DecisionTrace decisions;  // when PlaceContext::decisions asked for them
 };

@@ -532,10 +532,13 @@ TEST(LocalSearch, StartsFromARegisteredStart) {
   const Placement z = run("local-search", c, {{"start", "test-round-robin"}}, 1, 0);
   EXPECT_EQ(z.assignment, rr.assignment);
   EXPECT_EQ(z.order, executionOrder(rr));
+  EXPECT_FALSE(z.start_makespan_us);  // nothing evaluated
   EXPECT_NE(z.assignment, run("critical-path", c).assignment);
   const Placement p = run("local-search", c, {{"start", "test-round-robin"}}, 1, 2000);
   EXPECT_EQ(p.evaluations, 2000);
   EXPECT_LT(sim.makespan(p.assignment), sim.makespan(rr.assignment));
+  ASSERT_TRUE(p.start_makespan_us);
+  EXPECT_DOUBLE_EQ(*p.start_makespan_us, sim.makespan(rr.assignment, executionOrder(rr)));
   EXPECT_EQ(built, 2);
 
   registerSearchStart("test-short", "too few nodes", [&](const PlaceContext&) {

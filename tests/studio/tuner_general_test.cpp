@@ -163,8 +163,13 @@ class TunerGeneralTest : public QObject {
     QCOMPARE(s->settings.method, std::string("local-search"));
     QCOMPARE(s->resolved_params.at("start"), std::string("doppler"));
     QCOMPARE(s->evaluations, 300L);
-    QVERIFY(sameAsCli(*s, cli({"place", "--method", "local-search", "--param", "start=doppler",
-                               "--budget", "300"})));
+    const nlohmann::json placed =
+        cli({"place", "--method", "local-search", "--param", "start=doppler", "--budget", "300"});
+    QVERIFY(sameAsCli(*s, placed));
+    // The tuner says where the search began: the policy's own makespan.
+    QVERIFY(s->start_makespan_us);
+    QCOMPARE(*s->start_makespan_us, placed["start_makespan_us"].get<double>());
+    QVERIFY(find<QLabel>("timing")->text().contains(formatDuration(*s->start_makespan_us)));
     QVERIFY(!find<QLabel>("error")->isVisible());
   }
 

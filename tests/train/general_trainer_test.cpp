@@ -130,6 +130,7 @@ TEST_F(GeneralTraining, LocalSearchStartsFromTheShippedPolicy) {
   const json l = json::parse(searched.out);
   EXPECT_EQ(l["evaluations"], 300);
   EXPECT_LE(l["makespan_us"].get<double>(), p["makespan_us"].get<double>());
+  EXPECT_DOUBLE_EQ(l["start_makespan_us"].get<double>(), p["makespan_us"].get<double>());
   // `doppler methods` lists it among the starts.
   const auto methods = run("methods");
   EXPECT_NE(methods.out.find("critical-path heft random doppler"), std::string::npos)

@@ -36,6 +36,7 @@ struct PlacementSnapshot {
   std::optional<double> planned_makespan_us;
   double lower_bound_us = 0;
   long evaluations = 0;
+  std::optional<double> start_makespan_us;  // a search's start (Placement::start_makespan_us)
   bool cancelled = false;
   double compute_ms = 0;  // wall time of place + simulate
 

@@ -350,6 +350,12 @@ void TunerWidget::showSnapshot(const SnapshotPtr& snapshot) {
     timing_->setText(tr("placed by the policy (best of %1) and simulated in %2 ms")
                          .arg(s.evaluations)
                          .arg(s.compute_ms, 0, 'f', 2));
+  else if (s.evaluations > 0 && s.start_makespan_us)
+    // A search: how far it moved from where it started (the start parameter).
+    timing_->setText(tr("%1 evaluations in %2 ms, from %3")
+                         .arg(s.evaluations)
+                         .arg(s.compute_ms, 0, 'f', 1)
+                         .arg(formatDuration(*s.start_makespan_us)));
   else
     timing_->setText(
         s.evaluations > 0
