@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "core/graph/device_set.h"
 #include "core/graph/generators.h"
@@ -515,11 +516,13 @@ TEST(LocalSearch, StartsFromARegisteredStart) {
   CostTable c(g, DeviceSet::uniform(4));
   Simulator sim(c);
   const Placement rr = run("round-robin", c);
-  int built = 0;
-  registerSearchStart("test-round-robin", "round-robin, for this test", [&](const PlaceContext&) {
-    ++built;
-    return rr;
-  });
+  // The registry outlives this test: the starts hold copies, not references to its locals.
+  auto built = std::make_shared<int>(0);
+  registerSearchStart("test-round-robin", "round-robin, for this test",
+                      [rr, built](const PlaceContext&) {
+                        ++*built;
+                        return rr;
+                      });
   const Method& m = findMethod("local-search");
   const auto specs = m.params();
   const auto start = std::find_if(specs.begin(), specs.end(),
@@ -539,14 +542,14 @@ TEST(LocalSearch, StartsFromARegisteredStart) {
   EXPECT_LT(sim.makespan(p.assignment), sim.makespan(rr.assignment));
   ASSERT_TRUE(p.start_makespan_us);
   EXPECT_DOUBLE_EQ(*p.start_makespan_us, sim.makespan(rr.assignment, executionOrder(rr)));
-  EXPECT_EQ(built, 2);
+  EXPECT_EQ(*built, 2);
 
-  registerSearchStart("test-short", "too few nodes", [&](const PlaceContext&) {
+  registerSearchStart("test-short", "too few nodes", [rr](const PlaceContext&) {
     Placement bad = rr;
     bad.assignment.pop_back();
     return bad;
   });
-  registerSearchStart("test-off", "a device out of range", [&](const PlaceContext& ctx) {
+  registerSearchStart("test-off", "a device out of range", [rr](const PlaceContext& ctx) {
     Placement bad = rr;
     bad.assignment[3] = ctx.costs.devices();
     return bad;
