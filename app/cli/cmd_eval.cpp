@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 #include <sstream>
+#include <utility>
 
 #include "cli_common.h"
 #include "core/fleet/world/topology.h"
@@ -71,19 +72,28 @@ policy::EpisodeResult episodeOf(const policy::TracedEpisode& t) {
 
 }  // namespace
 
-std::string shippedGeneralPolicy() {
-  const std::string path = fleet::resourcesDir() + "/policies/general.pt";
+namespace {
+
+// resources/data/policies/general.pt (or its installed copy), and whether it is there.
+std::pair<std::string, bool> shippedPolicyFile() {
+  std::string path = fleet::resourcesDir() + "/policies/general.pt";
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
+  const bool present = std::filesystem::is_regular_file(path, ec);
+  return {std::move(path), present};
+}
+
+}  // namespace
+
+std::string shippedGeneralPolicy() {
+  auto [path, present] = shippedPolicyFile();
+  if (!present)
     throw InputError(path, "", "the shipped general policy is missing; give one with --policy");
   return path;
 }
 
 void registerShippedPolicyStart() {
   if (!train::torchModuleBuiltIn()) return;
-  const std::string path = fleet::resourcesDir() + "/policies/general.pt";
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(path, ec)) train::registerGeneralPolicyStart(path);
+  if (auto [path, present] = shippedPolicyFile(); present) train::registerGeneralPolicyStart(path);
 }
 
 void runEval(const EvalArgs& given) {

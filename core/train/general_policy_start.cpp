@@ -2,10 +2,11 @@
 
 #include <memory>
 #include <mutex>
+#include <utility>
 
 #include "core/heuristics/search_start.h"
 #include "core/policy/features.h"
-#include "core/train/evaluation.h"
+#include "core/policy/rollout.h"
 #include "core/train/torch_module.h"
 
 namespace doppler::train {
@@ -39,12 +40,15 @@ void registerGeneralPolicyStart(const std::string& checkpoint) {
       kGeneralPolicyStart,
       "the shipped general policy's greedy placement (doppler place --method doppler)",
       [shared](const PlaceContext& ctx) {
+        // The greedy episode, as `doppler eval` decides it; the search simulates it first.
         const policy::GraphFeatures features = policy::graphFeatures(ctx.costs);
-        const EvalResult greedy =
-            evaluateScores(shared->scores(features), ctx.costs, features, 1, ctx.seed, ctx.sim);
+        policy::EpisodeOptions greedy;
+        greedy.record_probs = false;
+        policy::EpisodeResult e =
+            policy::runEpisode(shared->scores(features), ctx.costs, features, greedy);
         Placement start;
-        start.assignment = greedy.episode.assignment;
-        start.order = greedy.episode.order;
+        start.assignment = std::move(e.assignment);
+        start.order = std::move(e.order);
         return start;
       });
 }

@@ -131,6 +131,9 @@ TEST_F(GeneralTraining, LocalSearchStartsFromTheShippedPolicy) {
   EXPECT_EQ(l["evaluations"], 300);
   EXPECT_LE(l["makespan_us"].get<double>(), p["makespan_us"].get<double>());
   EXPECT_DOUBLE_EQ(l["start_makespan_us"].get<double>(), p["makespan_us"].get<double>());
+  // A misspelt start is refused by name, listing the starts there are.
+  expectBadInput(graph + "-m local-search -p start=dopler",
+                 {"--param start", "'dopler'", "doppler"});
   // `doppler methods` lists it among the starts.
   const auto methods = run("methods");
   EXPECT_NE(methods.out.find("critical-path heft random doppler"), std::string::npos)
