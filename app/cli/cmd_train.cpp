@@ -129,7 +129,8 @@ void runTrain(const TrainArgs& args) {
                     {args.stage, args.out, args.from, args.given("episodes") ? args.episodes : 0,
                      args.given("lr") ? args.lr : 0, args.seed, args.json, args.graph, args.record,
                      args.given("entropy") ? args.entropy : -1,
-                     args.given("imitate-best") ? args.imitateBest : -1});
+                     args.given("imitate-best") ? args.imitateBest : -1,
+                     args.given("device-features") ? args.arch.device_features : 0});
     return;
   }
   if (args.graph.graph.empty())
@@ -154,7 +155,7 @@ void runTrain(const TrainArgs& args) {
     const policy::PolicyConfig stored = start->architecture();
     const bool archGiven = args.given("hidden") || args.given("mp-steps") ||
                            args.given("edge-hidden") || args.given("head-hidden") ||
-                           args.given("device-hidden");
+                           args.given("device-hidden") || args.given("device-features");
     if (archGiven && !(stored == args.arch))
       throw InputError(args.from, "architecture",
                        "checkpoint holds a policy of another architecture (" + stored.describe() +
@@ -381,6 +382,9 @@ void addTrainCommands(CLI::App& app) {
   archOpt("head-hidden", a->arch.head_hidden, "SEL/PLC decoder width (default 64)");
   archOpt("device-hidden", a->arch.device_hidden,
           "PLC device-feature embedding width (default 32)");
+  archOpt("device-features", a->arch.device_features,
+          "PLC device features: 16 (architecture 2) or 18 (3, with the join look-ahead; "
+          "--general widens a 16-feature start to it)");
   train->add_flag("--json", a->json, "Print one JSON object (summary and training curve)");
   addRecordOptions(*train, a->record);
   addGeneralTrainOptions(*train, a->general);

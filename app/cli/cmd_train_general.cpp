@@ -222,6 +222,7 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
   cfg.teacher_budget = g.teacherBudget;
   cfg.teacher_start = g.teacherStart;
   cfg.average = g.average;
+  cfg.device_features = c.deviceFeatures;
   if (c.episodes > 0) cfg.updates = (c.episodes + g.batch - 1) / g.batch;
   cfg.seed = c.seed;
   cfg.lr = c.lr > 0 ? c.lr : (cfg.stage == train::Stage::Imitation ? 1e-3 : 1e-4);
@@ -291,6 +292,7 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
       {"teacher_budget", cfg.teacher_budget},
       {"teacher_start", cfg.teacher_start},
       {"average", cfg.average},
+      {"device_features", cfg.device_features},
       {"updates", cfg.updates},
       {"lr", cfg.lr},
       {"workers", workers},

@@ -33,10 +33,11 @@ struct GeneralTrainCommon {
   double lr = 0;
   uint64_t seed = 1;
   bool json = false;
-  GraphArgs graphFiles;  // how --graphs files are read (--scale, --dim); its graph is unused
-  RecordArgs record;     // --db, --no-record (rank 0 records)
-  double entropy = -1;   // stage II entropy bonus; negative: the trainer's default
-  double imitate = -1;   // stage II self-imitation weight; negative: the trainer's default
+  GraphArgs graphFiles;    // how --graphs files are read (--scale, --dim); its graph is unused
+  RecordArgs record;       // --db, --no-record (rank 0 records)
+  double entropy = -1;     // stage II entropy bonus; negative: the trainer's default
+  double imitate = -1;     // stage II self-imitation weight; negative: the trainer's default
+  int deviceFeatures = 0;  // --device-features; 0: the start's own (or the default)
 };
 
 void addGeneralTrainOptions(CLI::App& train, GeneralTrainArgs& args);

@@ -25,7 +25,7 @@ Episode::Episode(const CostTable& costs, const GraphFeatures& features, const Po
       allowed_(allowed != nullptr && !allowed->empty() ? allowed : nullptr),
       selLearned_(sel == Component::Learned),
       plcLearned_(plc == Component::Learned),
-      state_(costs, features),
+      state_(costs, features, scores != nullptr ? scores->df : kDeviceFeatures),
       assignment_(costs.nodes(), -1) {
   const int n = costs.nodes(), D = costs.devices();
   if (allowed_ && allowed_->size() != static_cast<size_t>(n) * D)
@@ -89,8 +89,8 @@ void Episode::deviceProbabilities(int v, double* est, float* features, float* pr
     const float* fd = feat + static_cast<size_t>(d) * kDeviceFeatures;
     for (int i = 0; i < dh; ++i) {
       float a = p.by1[i];
-      const float* wrow = p.wy1.data() + static_cast<size_t>(i) * kDeviceFeatures;
-      for (int k = 0; k < kDeviceFeatures; ++k) a += wrow[k] * fd[k];
+      const float* wrow = p.wy1.data() + static_cast<size_t>(i) * p.df;
+      for (int k = 0; k < p.df; ++k) a += wrow[k] * fd[k];
       y1_[i] = leaky(a);
     }
     float logit = 0;

@@ -26,10 +26,11 @@ struct PolicyScores {
   std::vector<float> sel;     // SEL's logit of every node
   std::vector<float> node;    // nodes x hh: PLC's node term (plc1 pre-activation, bias included)
   std::vector<float> member;  // nodes x hh: a node's contribution to its device's summed embedding
-  std::vector<float> wy1, by1;  // PLC's device-feature layer: dh x kDeviceFeatures, dh
+  std::vector<float> wy1, by1;  // PLC's device-feature layer: dh x df, dh
   std::vector<float> wy;        // hh x dh: plc1's columns for the device embedding
   std::vector<float> w2;        // hh: plc2's weights
   int hh = 0, dh = 0;           // head_hidden, device_hidden
+  int df = kDeviceFeatures;     // device features read: the first df of each kDeviceFeatures
 };
 
 class Episode {

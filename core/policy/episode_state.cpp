@@ -5,8 +5,15 @@
 
 namespace doppler::policy {
 
-EpisodeState::EpisodeState(const CostTable& costs, const GraphFeatures& gf)
-    : costs_(costs), gf_(gf), plan_(costs), pending_(costs.nodes()), sibling_(costs.devices()) {
+EpisodeState::EpisodeState(const CostTable& costs, const GraphFeatures& gf, int features)
+    : costs_(costs),
+      gf_(gf),
+      plan_(costs),
+      pending_(costs.nodes()),
+      features_(features),
+      sibling_(costs.devices()),
+      arrival_(costs.devices()),
+      join_(costs.devices()) {
   for (int v = 0; v < costs.nodes(); ++v) {
     pending_[v] = costs.inDegree(v);
     if (pending_[v] == 0) ready_.push_back(v);
@@ -15,6 +22,33 @@ EpisodeState::EpisodeState(const CostTable& costs, const GraphFeatures& gf)
 
 void EpisodeState::earliestStarts(int v, double* est) const {
   for (int d = 0; d < costs_.devices(); ++d) est[d] = plan_.earliestStart(v, d, false);
+}
+
+void EpisodeState::joinLookahead(int v, const double* est) const {
+  const int D = costs_.devices();
+  for (int d = 0; d < D; ++d) join_[d] = est[d] + costs_.compute(v, d);
+  for (const int* e = costs_.outBegin(v); e != costs_.outEnd(v); ++e) {
+    const int s = costs_.edgeDst(*e);
+    // arrival_[x]: when the placed inputs of s other than v could all be on device x.
+    bool any = false;
+    std::fill(arrival_.begin(), arrival_.end(), 0.0);
+    for (const int* g = costs_.inBegin(s); g != costs_.inEnd(s); ++g) {
+      const int u = costs_.edgeSrc(*g);
+      const int du = u == v ? -1 : plan_.device(u);
+      if (du < 0) continue;
+      any = true;
+      for (int x = 0; x < D; ++x)
+        arrival_[x] = std::max(arrival_[x], plan_.finish(u) + costs_.transfer(*g, du, x));
+    }
+    if (!any) continue;  // v alone: its data is ready where it finishes
+    for (int d = 0; d < D; ++d) {
+      const double finish = est[d] + costs_.compute(v, d);
+      double best = std::max(arrival_[0], finish + costs_.transfer(*e, d, 0));
+      for (int x = 1; x < D; ++x)
+        best = std::min(best, std::max(arrival_[x], finish + costs_.transfer(*e, d, x)));
+      join_[d] = std::max(join_[d], best);
+    }
+  }
 }
 
 void EpisodeState::deviceFeatures(int v, const double* est, float* out) const {
@@ -80,6 +114,19 @@ void EpisodeState::deviceFeatures(int v, const double* est, float* out) const {
     f[13] = static_cast<float>(gf_.bottom[v] * inv);
     f[14] = static_cast<float>(sibling_[d] * inv);
     f[15] = static_cast<float>(siblingTotal > 0 ? sibling_[d] / siblingTotal : 0.0);
+  }
+  static_assert(kDeviceFeatures == 18, "deviceFeatures writes 18 features");
+  if (features_ <= kDeviceFeaturesV2) {
+    for (int d = 0; d < D; ++d) out[static_cast<size_t>(d) * kDeviceFeatures + 16] = 0;
+    for (int d = 0; d < D; ++d) out[static_cast<size_t>(d) * kDeviceFeatures + 17] = 0;
+    return;
+  }
+  joinLookahead(v, est);
+  const double minJoin = *std::min_element(join_.begin(), join_.end());
+  for (int d = 0; d < D; ++d) {
+    float* f = out + static_cast<size_t>(d) * kDeviceFeatures;
+    f[16] = static_cast<float>((join_[d] - minJoin) * inv);
+    f[17] = static_cast<float>((join_[d] - est[d] - costs_.compute(v, d)) * inv);
   }
 }
 

@@ -15,7 +15,9 @@ namespace doppler::policy {
 // (nodes whose predecessors are all assigned).
 class EpisodeState {
  public:
-  EpisodeState(const CostTable& costs, const GraphFeatures& gf);
+  // `features`: how many of the kDeviceFeatures deviceFeatures computes (the rest are left 0);
+  // a policy of architecture 2 reads only the first 16, and the look-ahead is the costly part.
+  EpisodeState(const CostTable& costs, const GraphFeatures& gf, int features = kDeviceFeatures);
 
   const std::vector<int>& ready() const { return ready_; }
   bool done() const { return plan_.placedCount() == costs_.nodes(); }
@@ -31,7 +33,12 @@ class EpisodeState {
   // there; the same on every device so that the device network can weigh the rest by them,
   // v's compute, its output communication and its bottom level; and the data that v's placed
   // siblings (other inputs of v's successors) send to those successors from the device, absolute
-  // and as a share. Times are divided by time_scale.
+  // and as a share. Then the join look-ahead (architecture 3): when v's data could be together
+  // with the placed inputs of each of v's successors, if v ran on the device (its finish, or the
+  // earliest over every device of the latest arrival there, whichever is later; the latest over
+  // the successors), relative to the best device and to v's finish there. It is what weighs
+  // starting v sooner against a transfer that the successor will wait for. Times are divided by
+  // time_scale.
   void deviceFeatures(int v, const double* est, float* out) const;
 
   // The critical-path teacher. Nodes: every ready node whose bottom level is the maximum within
@@ -52,7 +59,12 @@ class EpisodeState {
   const GraphFeatures& gf_;
   PlanBuilder plan_;
   std::vector<int> pending_, ready_;
-  mutable std::vector<double> sibling_;  // deviceFeatures' per-device scratch
+  int features_;
+  // deviceFeatures' per-device scratch: siblings' data, the look-ahead's arrivals and joins.
+  mutable std::vector<double> sibling_, arrival_, join_;
+
+  // The join look-ahead of v on every device into join_ (see deviceFeatures).
+  void joinLookahead(int v, const double* est) const;
 };
 
 }  // namespace doppler::policy

@@ -19,8 +19,11 @@ constexpr int kNodeFeatures = 14;
 // backward.
 constexpr int kEdgeFeatures = 4;
 // Per-device features PLC sees for the node being placed (see EpisodeState::deviceFeatures in
-// episode_state.h).
-constexpr int kDeviceFeatures = 16;
+// episode_state.h). Every feature this build computes, the stride of every per-device feature
+// row; a policy reads the first PolicyConfig::device_features of them: architecture 2 the first
+// 16, architecture 3 also the two join look-ahead features.
+constexpr int kDeviceFeatures = 18;
+constexpr int kDeviceFeaturesV2 = 16;
 
 struct GraphFeatures {
   int nodes = 0, devices = 0;

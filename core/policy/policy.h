@@ -28,6 +28,10 @@ class Policy {
   Policy(Policy&&) noexcept;
   Policy& operator=(Policy&&) noexcept;
   Policy clone() const;
+  // The same policy reading `device_features` device features (at least as many as it reads):
+  // the weights of the added ones start at zero, so it decides exactly as this one until
+  // training teaches it to use them. How an architecture 2 policy becomes a 3.
+  Policy widened(int device_features) const;
 
   const PolicyConfig& config() const;
   int64_t parameterCount() const;

@@ -11,10 +11,10 @@ constexpr const char* kKind = "doppler-dual-policy";
 
 nlohmann::json PolicyConfig::toJson() const {
   return {{"kind", kKind},
-          {"version", kArchitectureVersion},
+          {"version", version()},
           {"node_features", kNodeFeatures},
           {"edge_features", kEdgeFeatures},
-          {"device_features", kDeviceFeatures},
+          {"device_features", device_features},
           {"hidden", hidden},
           {"mp_steps", mp_steps},
           {"edge_hidden", edge_hidden},
@@ -31,17 +31,22 @@ PolicyConfig PolicyConfig::fromJson(const nlohmann::json& j) {
   if (!j.is_object() || j.value("kind", "") != kKind)
     throw InputError("", "architecture.kind", std::string("not a ") + kKind);
   const int version = num("version");
-  if (version != kArchitectureVersion || num("node_features") != kNodeFeatures ||
-      num("edge_features") != kEdgeFeatures || num("device_features") != kDeviceFeatures)
+  // Architecture 2 reads 16 device features, 3 reads 18; the rest is the same.
+  const int deviceFeatures = version == 2 ? kDeviceFeaturesV2 : kDeviceFeatures;
+  if ((version != 2 && version != kArchitectureVersion) || num("node_features") != kNodeFeatures ||
+      num("edge_features") != kEdgeFeatures || num("device_features") != deviceFeatures)
     throw InputError(
         "", "architecture",
         "another architecture: version " + std::to_string(version) + " with " +
             std::to_string(num("node_features")) + "/" + std::to_string(num("edge_features")) +
             "/" + std::to_string(num("device_features")) +
-            " node/edge/device features; this build reads version " +
+            " node/edge/device features; this build reads version 2 with " +
+            std::to_string(kNodeFeatures) + "/" + std::to_string(kEdgeFeatures) + "/" +
+            std::to_string(kDeviceFeaturesV2) + " and version " +
             std::to_string(kArchitectureVersion) + " with " + std::to_string(kNodeFeatures) + "/" +
             std::to_string(kEdgeFeatures) + "/" + std::to_string(kDeviceFeatures));
   PolicyConfig c;
+  c.device_features = deviceFeatures;
   c.hidden = num("hidden");
   c.mp_steps = num("mp_steps");
   c.edge_hidden = num("edge_hidden");
@@ -63,13 +68,23 @@ void PolicyConfig::validate() const {
   check(edge_hidden, 1, 4096, "edge_hidden");
   check(head_hidden, 1, 4096, "head_hidden");
   check(device_hidden, 1, 4096, "device_hidden");
+  if (device_features != kDeviceFeaturesV2 && device_features != kDeviceFeatures)
+    throw InputError("", "device_features",
+                     "must be " + std::to_string(kDeviceFeaturesV2) + " (architecture 2) or " +
+                         std::to_string(kDeviceFeatures) + " (architecture 3), got " +
+                         std::to_string(device_features));
+}
+
+int PolicyConfig::version() const {
+  return device_features == kDeviceFeaturesV2 ? 2 : kArchitectureVersion;
 }
 
 std::string PolicyConfig::describe() const {
   return "hidden=" + std::to_string(hidden) + " mp_steps=" + std::to_string(mp_steps) +
          " edge_hidden=" + std::to_string(edge_hidden) +
          " head_hidden=" + std::to_string(head_hidden) +
-         " device_hidden=" + std::to_string(device_hidden);
+         " device_hidden=" + std::to_string(device_hidden) +
+         " device_features=" + std::to_string(device_features);
 }
 
 DecisionMode parseDecisionMode(const std::string& s) {

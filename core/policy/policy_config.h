@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/policy/features.h"
 #include "core/sim/schedule.h"
 
 namespace doppler::policy {
@@ -14,7 +15,9 @@ namespace doppler::policy {
 // Bumped whenever the network's structure or its inputs change: older checkpoints are then
 // refused as another architecture instead of loading into the wrong places.
 // 2: program-order node features and PLC's sibling features (16 device features).
-constexpr int kArchitectureVersion = 2;
+// 3: the same and PLC's join look-ahead (18 device features). A build reads both: the version
+// follows from PolicyConfig::device_features.
+constexpr int kArchitectureVersion = 3;
 
 // The architecture. Every size is configurable; a checkpoint records it and is refused by a
 // policy of another architecture.
@@ -24,12 +27,16 @@ struct PolicyConfig {
   int edge_hidden = 32;    // hidden width of the edge network that conditions messages
   int head_hidden = 64;    // hidden width of the SEL and PLC decoders
   int device_hidden = 32;  // width of PLC's per-device feature embedding
+  // How many of the per-device features PLC reads: 16 (architecture 2) or 18 (3, with the join
+  // look-ahead; see EpisodeState::deviceFeatures).
+  int device_features = kDeviceFeaturesV2;
 
   nlohmann::json toJson() const;
   static PolicyConfig fromJson(const nlohmann::json& j);  // throws InputError on bad values
   void validate() const;                                  // throws InputError
   bool operator==(const PolicyConfig&) const = default;
   std::string describe() const;  // "hidden=128 mp_steps=6 ..."
+  int version() const;           // the architecture version (2 or 3) device_features implies
 };
 
 enum class DecisionMode { Greedy, Sample, EpsilonGreedy };

@@ -89,7 +89,7 @@ NetImpl::NetImpl(const PolicyConfig& c) : cfg(c) {
   sel1 = register_module("sel1", Linear(4 * H, c.head_hidden));
   // No bias on the output layers: a softmax is blind to a shift shared by every option.
   sel2 = register_module("sel2", Linear(LinearOptions(c.head_hidden, 1).bias(false)));
-  plc_y = register_module("plc_y", Linear(kDeviceFeatures, c.device_hidden));
+  plc_y = register_module("plc_y", Linear(c.device_features, c.device_hidden));
   plc_z = register_module("plc_z", Linear(kNodeFeatures, H));
   plc1 = register_module("plc1", Linear(c.device_hidden + 3 * H, c.head_hidden));
   plc2 = register_module("plc2", Linear(LinearOptions(c.head_hidden, 1).bias(false)));
@@ -174,6 +174,7 @@ Prepared prepare(Net& net, const GraphTensors& g, bool grad) {
   p.node = toVector(p.plc_node);
   p.member = toVector(p.plc_member);
   p.wy1 = toVector(m.plc_y->weight);
+  p.df = m.cfg.device_features;
   p.by1 = toVector(m.plc_y->bias);
   p.wy = toVector(w.narrow(1, 0, dh));
   p.w2 = toVector(m.plc2->weight);
@@ -222,7 +223,8 @@ StepTerms recompute(Net& net, const Prepared& p, const Rollout& r, int D, bool t
   // (an exclusive cumulative sum over the steps).
   if (!r.dev_x.empty()) {
     const int64_t hh = p.hh, dh = p.dh;
-    const torch::Tensor y = floatTensor(r.dev_x, {T, D, kDeviceFeatures});
+    const torch::Tensor y =
+        floatTensor(r.dev_x, {T, D, kDeviceFeatures}).narrow(2, 0, m.cfg.device_features);
     const torch::Tensor y1 = torch::leaky_relu(m.plc_y(y), kLeakySlope);
     const torch::Tensor hy = y1.matmul(m.plc1->weight.narrow(1, 0, dh).t());
     const torch::Tensor nodeTerm = p.plc_node.index_select(0, order).unsqueeze(1);
@@ -300,6 +302,27 @@ Policy Policy::clone() const {
   auto src = impl_->net->parameters();
   for (size_t i = 0; i < dst.size(); ++i) dst[i].copy_(src[i]);
   return copy;
+}
+
+Policy Policy::widened(int device_features) const {
+  PolicyConfig c = impl_->config;
+  if (device_features < c.device_features)
+    throw std::invalid_argument("Policy::widened: cannot drop device features");
+  c.device_features = device_features;
+  Policy wide(c, 1);
+  torch::NoGradGuard g;
+  auto dst = wide.impl_->net->named_parameters();
+  const auto src = impl_->net->named_parameters();
+  for (auto& p : dst) {
+    const torch::Tensor from = src[p.key()];
+    if (p.value().sizes() == from.sizes()) {
+      p.value().copy_(from);
+    } else {  // plc_y's weight: the added columns are zero
+      p.value().zero_();
+      p.value().narrow(1, 0, from.size(1)).copy_(from);
+    }
+  }
+  return wide;
 }
 
 const PolicyConfig& Policy::config() const {

@@ -97,16 +97,29 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
   // thread pool per process on a shared machine only contends).
   policy::setComputeThreads(1);
   torch::manual_seed(cfg.seed);
-  policy::Policy pol =
-      from.empty() ? policy::Policy(policy::PolicyConfig{}, cfg.seed) : policy::Policy::load(from);
+  policy::PolicyConfig fresh;
+  if (cfg.device_features > 0) fresh.device_features = cfg.device_features;
+  fresh.validate();
+  policy::Policy pol = from.empty() ? policy::Policy(fresh, cfg.seed) : policy::Policy::load(from);
+  bool widened = false;
+  if (cfg.device_features > 0 && cfg.device_features != pol.config().device_features) {
+    if (cfg.device_features < pol.config().device_features)
+      throw InputError(
+          from, "architecture",
+          "the checkpoint's policy reads " + std::to_string(pol.config().device_features) +
+              " device features; it cannot be narrowed to " + std::to_string(cfg.device_features));
+    pol = pol.widened(cfg.device_features);
+    widened = true;
+  }
   policy::Net& net = pol.impl().net;
   torch::optim::Adam opt(net->parameters(), torch::optim::AdamOptions(cfg.lr));
   nlohmann::json meta = nlohmann::json::object();
   long done = 0;
   if (!from.empty()) {
     meta = policy::readCheckpoint(from, nullptr, nullptr, nullptr);
-    // The optimiser's state only when continuing the same general stage.
-    if (meta.value("general", false) && meta.value("stage", "") == toString(cfg.stage)) {
+    // The optimiser's state only when continuing the same general stage with the same network.
+    if (!widened && meta.value("general", false) &&
+        meta.value("stage", "") == toString(cfg.stage)) {
       policy::readCheckpoint(from, nullptr, &pol.impl(), &opt);
       done = meta.value("updates_done", 0L);
       // The optimiser's state brings its old learning rate; this run's is the one asked for.

@@ -50,6 +50,10 @@ struct GeneralTrainConfig {
   // placements swing from one update to the next (a near-tie flips and the rest of the episode
   // follows), and the average smooths that parameter noise away.
   double average = 0;
+  // Device features PLC reads (policy::PolicyConfig::device_features); 0: the start's own, or
+  // the default for a fresh policy. More than the start's widens it (Policy::widened): the run
+  // then starts afresh from its weights (a new optimiser, no earlier average).
+  int device_features = 0;
 };
 
 struct GeneralTrainProgress {

@@ -269,6 +269,43 @@ TEST(Policy, CheckpointOfAnotherArchitectureIsRefused) {
   fs::remove(junk);
 }
 
+// Widening an architecture 2 policy to the join look-ahead (architecture 3) keeps its decisions:
+// the added weights start at zero. The wide one saves and loads as version 3, and the narrow one
+// stays version 2 (the shipped policy's).
+TEST(Policy, AWidenedPolicyDecidesAsTheNarrowOne) {
+  const DataflowGraph g = testGraph("diamonds_12nodes.txt");
+  const CostTable c(g, DeviceSet::uniform(4));
+  Policy narrow(kSmall, 7);
+  ASSERT_EQ(narrow.config().device_features, kDeviceFeaturesV2);
+  ASSERT_EQ(narrow.config().toJson()["version"], 2);
+  const Policy wide = narrow.widened(kDeviceFeatures);
+  EXPECT_EQ(wide.config().device_features, kDeviceFeatures);
+  EXPECT_EQ(wide.config().toJson()["version"], kArchitectureVersion);
+  EXPECT_EQ(wide.parameterCount(),
+            narrow.parameterCount() + (kDeviceFeatures - kDeviceFeaturesV2) * kSmall.device_hidden);
+  const EpisodeResult a = narrow.run(c), b = wide.run(c);
+  EXPECT_EQ(a.assignment, b.assignment);
+  EXPECT_EQ(a.order, b.order);
+  for (size_t t = 0; t < a.steps.size(); ++t) EXPECT_EQ(a.steps[t].plc_probs, b.steps[t].plc_probs);
+
+  const std::string path = tempPath("wide.pt");
+  wide.save(path);
+  PolicyConfig stored;
+  Policy::readMeta(path, &stored);
+  EXPECT_EQ(stored, wide.config());
+  const Policy back = Policy::load(path);
+  EXPECT_EQ(back.parameters(), wide.parameters());
+  // Loading it into the narrow architecture is refused by name.
+  try {
+    narrow.loadWeights(path);
+    FAIL() << "a wide checkpoint loaded into a narrow policy";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("device_features=18"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(wide.widened(kDeviceFeaturesV2), std::invalid_argument);
+  fs::remove(path);
+}
+
 TEST(Policy, ConfigurationIsValidatedAndDescribed) {
   EXPECT_THROW(Policy(PolicyConfig{0, 6, 32, 64, 32}), InputError);
   EXPECT_THROW(PolicyConfig::fromJson({{"kind", "something-else"}}), InputError);
@@ -276,6 +313,15 @@ TEST(Policy, ConfigurationIsValidatedAndDescribed) {
   EXPECT_EQ(PolicyConfig::fromJson(j), PolicyConfig{});
   j["version"] = 999;
   EXPECT_THROW(PolicyConfig::fromJson(j), InputError);
+  // Version 2 reads 16 device features, version 3 18; any other pairing is refused.
+  nlohmann::json v3 = PolicyConfig{}.toJson();
+  v3["version"] = 3;
+  EXPECT_THROW(PolicyConfig::fromJson(v3), InputError);
+  v3["device_features"] = 18;
+  EXPECT_EQ(PolicyConfig::fromJson(v3).device_features, 18);
+  PolicyConfig bad;
+  bad.device_features = 17;
+  EXPECT_THROW(bad.validate(), InputError);
   EXPECT_GT(Policy().parameterCount(), 100000);
 }
 

@@ -12,8 +12,11 @@
 namespace doppler::policy {
 namespace {
 
-void checkEpisode(const CostTable& costs, const std::vector<uint8_t>& allowed, bool teacher) {
-  Policy pol(PolicyConfig{32, 3, 16, 32, 16}, 7);
+void checkEpisode(const CostTable& costs, const std::vector<uint8_t>& allowed, bool teacher,
+                  int deviceFeatures = kDeviceFeaturesV2) {
+  PolicyConfig config{32, 3, 16, 32, 16};
+  config.device_features = deviceFeatures;
+  Policy pol(config, 7);
   const GraphFeatures f = graphFeatures(costs);
   const GraphTensors g = toTensors(f);
   const Prepared p = prepare(pol.impl().net, g, true);
@@ -51,6 +54,13 @@ TEST(Recompute, MatchesRolloutProbabilities) {
   CostTable costs(graph, DeviceSet::uniform(4));
   checkEpisode(costs, {}, false);
   checkEpisode(costs, {}, true);
+}
+
+// Architecture 3 reads the two join look-ahead features too, in both paths.
+TEST(Recompute, MatchesWithTheJoinLookahead) {
+  DataflowGraph graph = doppler::testing::readTestGraph("ffnn_60nodes.txt");
+  CostTable costs(graph, DeviceSet::uniform(4));
+  checkEpisode(costs, {}, true, kDeviceFeatures);
 }
 
 TEST(Recompute, MatchesWithDeviceMask) {

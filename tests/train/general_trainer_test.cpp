@@ -208,6 +208,31 @@ TEST_F(GeneralTraining, AveragedWeightsFollowTheirRecurrence) {
   EXPECT_LT(resumed, 1e-6);
 }
 
+// --device-features 18 widens an architecture 2 start to the join look-ahead (architecture 3): the
+// widened policy starts from the start's weights (the added ones zero) and then learns to use the
+// new features; continuing it keeps 18.
+TEST_F(GeneralTraining, WideningToTheJoinLookaheadStartsFromTheNarrowWeights) {
+  const std::string common = "--graphs layered --max-devices 3 --no-record ";
+  train(path("n.pt"), common + "--episodes 8");
+  train(path("w.pt"), common + "--episodes 32 --device-features 18 --from " + path("n.pt"));
+  const doppler::policy::Policy narrow = doppler::policy::Policy::load(path("n.pt"));
+  const doppler::policy::Policy wide = doppler::policy::Policy::load(path("w.pt"));
+  EXPECT_EQ(narrow.config().device_features, 16);
+  EXPECT_EQ(wide.config().device_features, 18);
+  const json meta = doppler::policy::readCheckpoint(path("w.pt"), nullptr, nullptr, nullptr);
+  EXPECT_EQ(meta["updates_done"], 4);  // a new run: the narrow one's updates are not counted
+  const auto& y = wide.impl().net->plc_y->weight;
+  EXPECT_GT(y.narrow(1, 16, 2).abs().max().item<double>(), 0);  // the new weights moved
+  train(path("w.pt"), common + "--episodes 8 --from " + path("w.pt"));
+  EXPECT_EQ(doppler::policy::Policy::load(path("w.pt")).config().device_features, 18);
+  // A policy cannot be narrowed, and 17 features is no architecture.
+  expectBadInput("train --general " + common + "--device-features 16 --from " + path("w.pt") +
+                     " --out " + path("x.pt"),
+                 {"narrowed"});
+  expectBadInput("train --general " + common + "--device-features 17 --out " + path("x.pt"),
+                 {"device_features"});
+}
+
 TEST_F(GeneralTraining, BadOptionsExitTwo) {
   expectBadInput("train --general --graph g.json --out " + path("x.pt"), {"--graph", "--general"});
   expectBadInput("train --general --stage real --out " + path("x.pt"), {"--stage"});
