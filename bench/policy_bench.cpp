@@ -2,12 +2,14 @@
 // one training episode of each stage (rollout, simulation, batched log-probabilities, backward,
 // Adam step). Arguments: LibTorch/OpenBLAS threads, then episodes per update (the encoder runs
 // once per update). `ms_per_episode` is the figure quoted in the note. BM_GeneralPolicyPlacement
-// and BM_HeuristicPlacement: the shipped general policy's placement time against the heuristics'.
+// and BM_HeuristicPlacement: the shipped general policy's placement time against the heuristics'
+// (DOPPLER_BENCH_POLICY=CHECKPOINT times another policy instead).
 // BM_SearchFrom: local search from the policy's placement against from critical-path's.
 //   build/policy/bench/policy_bench --benchmark_filter=Train
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 
 #include "core/fleet/world/topology.h"
@@ -59,7 +61,12 @@ BENCHMARK(BM_GreedyEpisode)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseR
 void BM_GeneralPolicyPlacement(benchmark::State& state) {
   policy::setComputeThreads(1);
   policy::keepTensorMemory();  // as the CLI and the studio load it (through the LibTorch module)
-  policy::Policy p = policy::Policy::load(fleet::resourcesDir() + "/policies/general.pt");
+  // DOPPLER_BENCH_POLICY times another checkpoint the same way (an earlier shipped policy, side by
+  // side with the current one).
+  const char* other = std::getenv("DOPPLER_BENCH_POLICY");
+  policy::Policy p = policy::Policy::load(other != nullptr && *other != 0
+                                              ? std::string(other)
+                                              : fleet::resourcesDir() + "/policies/general.pt");
   policy::EpisodeOptions o;
   o.record_probs = false;
   for (auto _ : state) {

@@ -9,15 +9,16 @@
 #   scripts/experiments/general_policy.sh [build-dir]      (build/release)
 # Environment: WORKERS (2), EPISODES_IL (16000), BATCH (16), OUT (temporary), SPEEDUP_EPISODES
 # (3200; 0 skips the speed-up), SIM_PHASES: stage II as the shipped policy had it, phases of
-# EPISODES:TEACHER_START:TEACHER_BUDGET:AVERAGE, each resumed from the one before (default
-# "512000:critical-path:2000:0 96000:both:2000:0 64000:both:2000:0.998 32000:own:10000:0.998").
+# EPISODES:TEACHER_START:TEACHER_BUDGET:AVERAGE[:DEVICE_FEATURES[:FIXED_COSTS[:LR]]], each resumed
+# from the one before (see the default below; DEVICE_FEATURES 18 widens the policy to the join
+# look-ahead, 0 or absent keeps it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build="${1:-build/release}"
 doppler="${DOPPLER:-$build/app/doppler}"
 workers="${WORKERS:-2}"
 il="${EPISODES_IL:-16000}"
-phases="${SIM_PHASES:-512000:critical-path:2000:0 96000:both:2000:0 64000:both:2000:0.998 32000:own:10000:0.998}"
+phases="${SIM_PHASES:-512000:critical-path:2000:0 96000:both:2000:0 64000:both:2000:0.998 32000:own:10000:0.998 192000:own:10000:0.998:18 96000:own:10000:0.998:18:0.3 48000:own:10000:0.9995:18:0.3:3e-5}"
 batch="${BATCH:-16}"
 speedup="${SPEEDUP_EPISODES:-3200}"
 out="${OUT:-$(mktemp -d)}"
@@ -31,11 +32,15 @@ log "stage I: $il episodes, $workers workers"
 from="$out/general_il.pt"
 k=0
 for phase in $phases; do
-  IFS=: read -r episodes teacher budget average <<<"$phase"
+  IFS=: read -r episodes teacher budget average features fixed lr <<<"$phase"
   k=$((k + 1))
-  log "stage II, phase $k: $episodes episodes, teacher from $teacher ($budget evaluations), average $average"
+  extra=()
+  if [[ -n "${features:-}" && "$features" != 0 ]]; then extra+=(--device-features "$features"); fi
+  if [[ -n "${fixed:-}" ]]; then extra+=(--fixed-costs "$fixed"); fi
+  if [[ -n "${lr:-}" ]]; then extra+=(--lr "$lr"); fi
+  log "stage II, phase $k: $episodes episodes, teacher from $teacher ($budget evaluations), average $average ${extra[*]}"
   "$doppler" train --general --stage sim --batch "$batch" --episodes "$episodes" --workers "$workers" \
-    --teacher-start "$teacher" --teacher-budget "$budget" --average "$average" \
+    --teacher-start "$teacher" --teacher-budget "$budget" --average "$average" "${extra[@]}" \
     --from "$from" --out "$out/general.pt" --json --no-record 2>/dev/null >"$out/sim$k.json"
   from="$out/general.pt"
 done
