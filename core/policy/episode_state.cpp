@@ -117,8 +117,8 @@ void EpisodeState::deviceFeatures(int v, const double* est, float* out) const {
   }
   static_assert(kDeviceFeatures == 18, "deviceFeatures writes 18 features");
   if (features_ <= kDeviceFeaturesV2) {
-    for (int d = 0; d < D; ++d) out[static_cast<size_t>(d) * kDeviceFeatures + 16] = 0;
-    for (int d = 0; d < D; ++d) out[static_cast<size_t>(d) * kDeviceFeatures + 17] = 0;
+    for (int d = 0; d < D; ++d)
+      std::fill_n(out + static_cast<size_t>(d) * kDeviceFeatures + 16, 2, 0.0f);
     return;
   }
   joinLookahead(v, est);

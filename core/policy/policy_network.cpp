@@ -296,12 +296,7 @@ Policy::Policy(Policy&&) noexcept = default;
 Policy& Policy::operator=(Policy&&) noexcept = default;
 
 Policy Policy::clone() const {
-  Policy copy(impl_->config, 1);
-  torch::NoGradGuard g;
-  auto dst = copy.impl_->net->parameters();
-  auto src = impl_->net->parameters();
-  for (size_t i = 0; i < dst.size(); ++i) dst[i].copy_(src[i]);
-  return copy;
+  return widened(impl_->config.device_features);
 }
 
 Policy Policy::widened(int device_features) const {

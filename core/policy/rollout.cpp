@@ -186,12 +186,12 @@ EpisodeResult runEpisode(const PolicyScores& scores, const CostTable& costs, con
 }
 
 Rollout replay(const CostTable& c, const GraphFeatures& f, const std::vector<int>& order,
-               const Assignment& assignment, const EpisodeOptions& eo) {
+               const Assignment& assignment, const EpisodeOptions& eo, int deviceFeatures) {
   const int n = c.nodes(), D = c.devices();
   if (static_cast<int>(order.size()) != n || static_cast<int>(assignment.size()) != n)
     throw std::invalid_argument("replay: the order or the assignment does not cover the graph");
   const bool masked = !eo.allowed.empty();
-  EpisodeState st(c, f);
+  EpisodeState st(c, f, deviceFeatures);
   Rollout r;
   r.result.assignment.assign(n, -1);
   std::vector<double> est(D);

@@ -46,7 +46,9 @@ EpisodeResult runEpisode(const PolicyScores& scores, const CostTable& costs, con
 // The Rollout record of a given decision sequence (`order`, and each node's device in
 // `assignment`), replayed through the episode state: what the batched recompute needs to score
 // those decisions under the current network (self-imitation of the best episode so far).
+// `deviceFeatures`: how many device features the scoring policy reads (its
+// PolicyConfig::device_features); the look-ahead is computed only for a policy that reads it.
 Rollout replay(const CostTable& costs, const GraphFeatures& f, const std::vector<int>& order,
-               const Assignment& assignment, const EpisodeOptions& o);
+               const Assignment& assignment, const EpisodeOptions& o, int deviceFeatures);
 
 }  // namespace doppler::policy

@@ -260,7 +260,8 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
         policy::EpisodeOptions eo;
         eo.record_probs = false;
         const policy::Rollout r =
-            policy::replay(s.costs, s.features, teacher.order, teacher.assignment, eo);
+            policy::replay(s.costs, s.features, teacher.order, teacher.assignment, eo,
+                           pol.config().device_features);
         const policy::StepTerms tt =
             policy::recompute(net, prepared[g], r, s.costs.devices(), false);
         logp = tt.sel_logp.mean() + tt.plc_logp.mean();

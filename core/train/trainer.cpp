@@ -140,7 +140,8 @@ struct Trainer::State {
       policy::EpisodeOptions eo;
       eo.sel = config.sel;
       eo.plc = config.plc;
-      bestReplay = policy::replay(costs, features, bestOrder, bestAssignment, eo);
+      bestReplay = policy::replay(costs, features, bestOrder, bestAssignment, eo,
+                                  pol.config().device_features);
     }
     return *bestReplay;
   }

@@ -40,26 +40,11 @@ TESTDATA = [("val-chain40", "chain_mm_40nodes.txt"), ("val-ffnn60", "ffnn_60node
             ("val-diamonds12", "diamonds_12nodes.txt")]
 
 
-def generate(name, kind, params):
-    path = os.path.join(ev.OUT, f"{name}.json")
-    if not os.path.exists(path):
-        args = [ev.DOPPLER, "graph", "generate", kind, "--out", path]
-        for p in params:
-            args += ["-p", p]
-        ev.subprocess.run(args, check=True, capture_output=True)
-    return path
-
-
 def rows():
-    out = [(name, generate(name, kind, params), d, "val") for name, kind, params, d in VAL]
+    out = [(name, ev.generate(name, kind, params), d, "val") for name, kind, params, d in VAL]
     out += [(name, os.path.join(ev.ROOT, "tests", "data", f), 4, "val") for name, f in TESTDATA]
     out += [(name, path, d, "table") for name, path, d in ev.graphs()]
-    for name, kind, d in GEN:
-        path = os.path.join(ev.OUT, f"{kind}.json")
-        if not os.path.exists(path):
-            ev.subprocess.run([ev.DOPPLER, "graph", "generate", kind, "--out", path], check=True,
-                              capture_output=True)
-        out.append((name, path, d, "gen"))
+    out += [(name, ev.generate(kind, kind, []), d, "gen") for name, kind, d in GEN]
     return out
 
 

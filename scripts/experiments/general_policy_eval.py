@@ -77,6 +77,17 @@ def place(graph, devices, method, *extra):
     return doppler("place", "-g", graph, "-d", str(devices), "-m", method, *extra)
 
 
+def generate(name, kind, params):
+    """The generated graph `kind` with `params` as OUT/name.json (written once)."""
+    path = os.path.join(OUT, f"{name}.json")
+    if not os.path.exists(path):
+        args = [DOPPLER, "graph", "generate", kind, "--out", path]
+        for p in params:
+            args += ["-p", p]
+        subprocess.run(args, check=True, capture_output=True)
+    return path
+
+
 def graphs():
     rows = []
     for name, f, d in PAPER:
@@ -86,12 +97,7 @@ def graphs():
         else:
             log(f"{path} not found: {name} skipped")
     for name, kind, params, d in GENERATED:
-        path = os.path.join(OUT, name.replace("-12", "") + ".json")
-        args = [DOPPLER, "graph", "generate", kind, "--out", path]
-        for p in params:
-            args += ["-p", p]
-        subprocess.run(args, check=True, capture_output=True)
-        rows.append((name, path, d))
+        rows.append((name, generate(name.replace("-12", ""), kind, params), d))
     return [r for r in rows if not ROWS or r[0] in ROWS]
 
 
