@@ -62,11 +62,14 @@ nlohmann::json decisionsJson(const DataflowGraph& g, const DecisionTrace& trace)
     for (const CandidateScore& c : s.ready)
       ready.push_back({{"node", g.node(c.node).id}, {"score", c.score}});
     nlohmann::json devices = nlohmann::json::array();
-    for (const DeviceScore& x : s.devices)
-      devices.push_back({{"device", x.device},
-                         {"score", x.score},
-                         {"est_start_us", x.est_start_us},
-                         {"est_finish_us", x.est_finish_us}});
+    for (const DeviceScore& x : s.devices) {
+      nlohmann::json d = {{"device", x.device},
+                          {"score", x.score},
+                          {"est_start_us", x.est_start_us},
+                          {"est_finish_us", x.est_finish_us}};
+      if (x.join_us >= 0) d["join_us"] = x.join_us;
+      devices.push_back(std::move(d));
+    }
     nlohmann::json step = {{"step", k},
                            {"ready", std::move(ready)},
                            {"node", g.node(s.node).id},

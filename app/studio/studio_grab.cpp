@@ -30,6 +30,7 @@
 #include "views/graph/graph_view.h"
 #include "views/runs/run_compare_view.h"
 #include "views/runs/runs_panel.h"
+#include "views/stepper/device_choice_model.h"
 #include "views/timeline/timeline_view.h"
 #include "views/training/training_dashboard.h"
 #include "views/tuner/settings_history_chart.h"
@@ -205,6 +206,20 @@ QStringList MainWindow::grabAll(const QString& dir) {
     stepper_->setStep(k);
     save(this, QStringLiteral("window-stepper.png"));
     save(stepperDock_, QStringLiteral("stepper.png"));
+    // The join look-ahead at work: the first step from there on where a device other than the
+    // chosen one would make a successor wait for a transfer (its Join highlighted).
+    for (int j = k; j < stepper_->steps(); ++j) {
+      const DecisionStep& d = trace.steps[j];
+      const bool waits = std::any_of(d.devices.begin(), d.devices.end(), [&](const auto& x) {
+        return x.device != d.device &&
+               x.join_us > x.est_finish_us * (1 + views::DeviceChoiceModel::kVisibleWait);
+      });
+      if (!waits) continue;
+      stepper_->setStep(j);
+      save(stepperDock_, QStringLiteral("stepper-join.png"));
+      stepper_->setStep(k);
+      break;
+    }
     // The override shown: the first other ready node (best score first) that changes the final
     // makespan, so the picture has a difference to show; else another device.
     const DecisionStep s = trace.steps[k];

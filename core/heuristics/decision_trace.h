@@ -23,6 +23,10 @@ struct DeviceScore {
   int device = -1;
   double score = 0;  // the method's device key (or PLC's probability); see DecisionTrace
   double est_start_us = 0, est_finish_us = 0;  // where the node would run in the plan so far
+  // The join look-ahead (PlanBuilder::joinTimes): when the node's output and its successors'
+  // placed inputs could first be together, if it ran here; at least est_finish_us. Negative when
+  // not recorded.
+  double join_us = -1;
 };
 
 struct DecisionStep {

@@ -93,6 +93,35 @@ double PlanBuilder::earliestStartAfter(double ready, int v, int dev, bool insert
   return t;
 }
 
+void PlanBuilder::joinTimes(int v, const double* est, double* out,
+                            std::vector<double>& scratch) const {
+  const int D = costs_.devices();
+  scratch.resize(D);
+  for (int d = 0; d < D; ++d) out[d] = est[d] + costs_.compute(v, d);
+  for (const int* e = costs_.outBegin(v); e != costs_.outEnd(v); ++e) {
+    const int s = costs_.edgeDst(*e);
+    // scratch[x]: when the placed inputs of s other than v could all be on device x.
+    bool any = false;
+    std::fill(scratch.begin(), scratch.end(), 0.0);
+    for (const int* g = costs_.inBegin(s); g != costs_.inEnd(s); ++g) {
+      const int u = costs_.edgeSrc(*g);
+      const int du = u == v ? -1 : device_[u];
+      if (du < 0) continue;
+      any = true;
+      for (int x = 0; x < D; ++x)
+        scratch[x] = std::max(scratch[x], finish_[u] + costs_.transfer(*g, du, x));
+    }
+    if (!any) continue;  // v alone: its data is ready where it finishes
+    for (int d = 0; d < D; ++d) {
+      const double finish = est[d] + costs_.compute(v, d);
+      double best = std::max(scratch[0], finish + costs_.transfer(*e, d, 0));
+      for (int x = 1; x < D; ++x)
+        best = std::min(best, std::max(scratch[x], finish + costs_.transfer(*e, d, x)));
+      out[d] = std::max(out[d], best);
+    }
+  }
+}
+
 void PlanBuilder::place(int v, int dev, double start) {
   const double finish = start + costs_.compute(v, dev);
   device_[v] = dev;
@@ -259,13 +288,15 @@ class Scheduler {
       d.ready.push_back({u, score});
     }
     d.devices.reserve(d_);
+    std::vector<double> est(d_), join(d_), scratch;
+    for (int k = 0; k < d_; ++k) est[k] = plan_.earliestStart(v, k, cfg_.insertion);
+    plan_.joinTimes(v, est.data(), join.data(), scratch);
     for (int k = 0; k < d_; ++k) {
-      const double est = plan_.earliestStart(v, k, cfg_.insertion);
-      const double eft = est + c_.compute(v, k);
-      double score = est;
+      const double eft = est[k] + c_.compute(v, k);
+      double score = est[k];
       if (!etf && cfg_.device_rule == ListConfig::DeviceRule::EarliestFinish) score = eft;
       if (!etf && cfg_.device_rule == ListConfig::DeviceRule::LeastLoaded) score = plan_.load(k);
-      d.devices.push_back({k, score, est, eft});
+      d.devices.push_back({k, score, est[k], eft, join[k]});
     }
     return d;
   }

@@ -49,6 +49,14 @@ class PlanBuilder {
     return earliestStartAfter(arrival(v, dev), v, dev, insertion);
   }
   double earliestStartAfter(double ready, int v, int dev, bool insertion) const;
+  // The join look-ahead of unplaced v, given its start est[d] on every device d: when v's output
+  // and the placed inputs of each of its successors could first all be on one device, if v ran on
+  // d. For a successor s, the minimum over devices x of the latest arrival at x (v's finish on d
+  // plus the transfer to x; each placed input's finish plus its transfer to x); into out[d], the
+  // latest of these over the successors, and at least v's finish on d (a successor none of whose
+  // other inputs is placed waits for v alone). Splitting the inputs of a join across devices shows
+  // here as a later time. `scratch` is resized to the device count.
+  void joinTimes(int v, const double* est, double* out, std::vector<double>& scratch) const;
   // Plans v on `dev` at `start` (which must not overlap another planned node on dev).
   void place(int v, int dev, double start);
 

@@ -12,7 +12,6 @@ EpisodeState::EpisodeState(const CostTable& costs, const GraphFeatures& gf, int 
       pending_(costs.nodes()),
       features_(features),
       sibling_(costs.devices()),
-      arrival_(costs.devices()),
       join_(costs.devices()) {
   for (int v = 0; v < costs.nodes(); ++v) {
     pending_[v] = costs.inDegree(v);
@@ -22,33 +21,6 @@ EpisodeState::EpisodeState(const CostTable& costs, const GraphFeatures& gf, int 
 
 void EpisodeState::earliestStarts(int v, double* est) const {
   for (int d = 0; d < costs_.devices(); ++d) est[d] = plan_.earliestStart(v, d, false);
-}
-
-void EpisodeState::joinLookahead(int v, const double* est) const {
-  const int D = costs_.devices();
-  for (int d = 0; d < D; ++d) join_[d] = est[d] + costs_.compute(v, d);
-  for (const int* e = costs_.outBegin(v); e != costs_.outEnd(v); ++e) {
-    const int s = costs_.edgeDst(*e);
-    // arrival_[x]: when the placed inputs of s other than v could all be on device x.
-    bool any = false;
-    std::fill(arrival_.begin(), arrival_.end(), 0.0);
-    for (const int* g = costs_.inBegin(s); g != costs_.inEnd(s); ++g) {
-      const int u = costs_.edgeSrc(*g);
-      const int du = u == v ? -1 : plan_.device(u);
-      if (du < 0) continue;
-      any = true;
-      for (int x = 0; x < D; ++x)
-        arrival_[x] = std::max(arrival_[x], plan_.finish(u) + costs_.transfer(*g, du, x));
-    }
-    if (!any) continue;  // v alone: its data is ready where it finishes
-    for (int d = 0; d < D; ++d) {
-      const double finish = est[d] + costs_.compute(v, d);
-      double best = std::max(arrival_[0], finish + costs_.transfer(*e, d, 0));
-      for (int x = 1; x < D; ++x)
-        best = std::min(best, std::max(arrival_[x], finish + costs_.transfer(*e, d, x)));
-      join_[d] = std::max(join_[d], best);
-    }
-  }
 }
 
 void EpisodeState::deviceFeatures(int v, const double* est, float* out) const {
@@ -121,7 +93,7 @@ void EpisodeState::deviceFeatures(int v, const double* est, float* out) const {
       std::fill_n(out + static_cast<size_t>(d) * kDeviceFeatures + 16, 2, 0.0f);
     return;
   }
-  joinLookahead(v, est);
+  plan_.joinTimes(v, est, join_.data(), arrival_);
   const double minJoin = *std::min_element(join_.begin(), join_.end());
   for (int d = 0; d < D; ++d) {
     float* f = out + static_cast<size_t>(d) * kDeviceFeatures;

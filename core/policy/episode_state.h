@@ -60,11 +60,9 @@ class EpisodeState {
   PlanBuilder plan_;
   std::vector<int> pending_, ready_;
   int features_;
-  // deviceFeatures' per-device scratch: siblings' data, the look-ahead's arrivals and joins.
-  mutable std::vector<double> sibling_, arrival_, join_;
-
-  // The join look-ahead of v on every device into join_ (see deviceFeatures).
-  void joinLookahead(int v, const double* est) const;
+  // deviceFeatures' per-device scratch: siblings' data, the join look-ahead
+  // (PlanBuilder::joinTimes) and its scratch.
+  mutable std::vector<double> sibling_, join_, arrival_;
 };
 
 }  // namespace doppler::policy

@@ -36,7 +36,7 @@ TracedEpisode run(Episode& episode, const CostTable& costs, const DecisionContro
     t.device_higher_better = meaning.device_higher_better;
   }
   std::vector<float> selp, plcp(D);
-  std::vector<double> est(D);
+  std::vector<double> est(D), join(D), scratch;
   const bool plcIsProbability = meaning.device_higher_better;
   for (int step = 0; step < n; ++step) {
     const std::vector<int>& ready = episode.ready();
@@ -59,10 +59,12 @@ TracedEpisode run(Episode& episode, const CostTable& costs, const DecisionContro
       for (size_t j = 0; j < ready.size(); ++j)
         d.ready.push_back({ready[j], meaning.node_higher_better ? selp[j] : 0.0});
       const uint8_t* allow = episode.allowedFor(v);
+      episode.plan().joinTimes(v, est.data(), join.data(), scratch);
       for (int k = 0; k < D; ++k) {
         const double finish = est[k] + costs.compute(v, k);
         const bool ok = allow == nullptr || allow[k] != 0;
-        d.devices.push_back({k, plcIsProbability ? (ok ? plcp[k] : 0.0) : est[k], est[k], finish});
+        d.devices.push_back(
+            {k, plcIsProbability ? (ok ? plcp[k] : 0.0) : est[k], est[k], finish, join[k]});
       }
       driver.record(std::move(d));
     }

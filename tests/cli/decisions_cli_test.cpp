@@ -35,8 +35,10 @@ TEST_F(DecisionsCli, PlaceDecisionsFollowTheContract) {
     }
     EXPECT_TRUE(chosenReady) << "step " << k << ": the chosen node was not in the ready set";
     ASSERT_EQ(d["devices"].size(), 4u);
-    for (const json& x : d["devices"])
+    for (const json& x : d["devices"]) {
       EXPECT_LE(x["est_start_us"].get<double>(), x["est_finish_us"].get<double>());
+      EXPECT_GE(x["join_us"].get<double>(), x["est_finish_us"].get<double>());
+    }
   }
   // Without --decisions there are none (the output stays small).
   const Result plain =

@@ -138,6 +138,46 @@ TEST(DecisionTrace, HeftOnTheTopcuogluExampleEndsAt80) {
   EXPECT_DOUBLE_EQ(last, 80);
 }
 
+// The join look-ahead in every device row: never before the node's finish there, equal to it for
+// a node without successors (n10) or whose successors' other inputs are not placed yet (n1).
+TEST(DecisionTrace, TheJoinLookaheadIsRecordedForEveryDevice) {
+  const DataflowGraph g = topcuoglu();
+  const DeviceSet d = DeviceSet::uniform(3);
+  const CostTable c(g, d);
+  for (const std::string& name : kSequential) {
+    const Placement p = runTraced(name, c, g);
+    bool waits = false;
+    for (const DecisionStep& s : p.decisions.steps)
+      for (const DeviceScore& x : s.devices) {
+        EXPECT_GE(x.join_us, x.est_finish_us) << name << " " << g.node(s.node).id;
+        if (s.node == 0 || s.node == 9) EXPECT_DOUBLE_EQ(x.join_us, x.est_finish_us) << name;
+        waits = waits || x.join_us > x.est_finish_us;
+      }
+    EXPECT_TRUE(waits) << name;  // the example's joins (n8, n9, n10) split somewhere
+  }
+}
+
+// a and b (200 us each) feed the join j; their data takes 800 us to move. Critical-path puts a on
+// P1, then b on P2, where it starts sooner, and the join waits for a transfer: the look-ahead
+// shows it (join at 1,000 us on P2 against 400 on P1).
+TEST(DecisionTrace, TheJoinLookaheadShowsASplitJoin) {
+  const DataflowGraph g = graphOf({{"a", {200, 200}}, {"b", {200, 200}}, {"j", {0, 0}}},
+                                  {{"a", "j", 800}, {"b", "j", 800}}, "join");
+  const DeviceSet d = DeviceSet::uniform(2);
+  const CostTable c(g, d);
+  const Placement p = runTraced("critical-path", c, g);
+  ASSERT_EQ(p.decisions.steps.size(), 3u);
+  const DecisionStep& b = p.decisions.steps[1];
+  ASSERT_EQ(g.node(b.node).id, "b");
+  EXPECT_EQ(b.device, 1);
+  EXPECT_DOUBLE_EQ(b.devices[0].est_finish_us, 400);
+  EXPECT_DOUBLE_EQ(b.devices[0].join_us, 400);
+  EXPECT_DOUBLE_EQ(b.devices[1].est_finish_us, 200);
+  EXPECT_DOUBLE_EQ(b.devices[1].join_us, 1000);
+  // a alone: nothing placed beside it yet.
+  EXPECT_DOUBLE_EQ(p.decisions.steps[0].devices[0].join_us, 200);
+}
+
 TEST(DecisionTrace, TracedRunEqualsThePlainRun) {
   auto graphs = testing::readTestGraphs();
   graphs.push_back({"llama-block", generateGraph("llama-block")});

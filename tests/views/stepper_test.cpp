@@ -225,6 +225,8 @@ class StepperTest : public QObject {
                formatDuration(d.est_start_us));
       QCOMPARE(model.index(r, DeviceChoiceModel::FinishColumn).data().toString(),
                formatDuration(d.est_finish_us));
+      QCOMPARE(model.index(r, DeviceChoiceModel::JoinColumn).data().toString(),
+               formatDuration(d.join_us));
       QCOMPARE(model.index(r, 0).data(ChosenRole).toBool(), d.device == step.device);
     }
     QCOMPARE(model.deviceAt(model.chosenRow()), step.device);
@@ -233,6 +235,28 @@ class StepperTest : public QObject {
                  .data(BarFractionRole)
                  .toDouble(),
              1.0);
+  }
+
+  // The join look-ahead in the critical colour exactly where a successor would wait visibly (by
+  // more than 0.5%) for a transfer; the tooltip tells any wait. Over the block's steps, both
+  // kinds occur.
+  void joinColumnMarksSplitJoins() {
+    DeviceChoiceModel model;
+    int waits = 0, meets = 0;
+    for (int k = 0; k < steps(); ++k) {
+      model.setStep(heft_.devices, heft_.trace, k);
+      for (int r = 0; r < model.rowCount(); ++r) {
+        const DeviceScore& d = heft_.trace->steps[k].devices[model.deviceAt(r)];
+        const QModelIndex join = model.index(r, DeviceChoiceModel::JoinColumn);
+        const bool marked = join.data(Qt::ForegroundRole).isValid();
+        const bool wait = d.join_us > d.est_finish_us * (1 + 1e-9);
+        QCOMPARE(marked, d.join_us > d.est_finish_us * (1 + DeviceChoiceModel::kVisibleWait));
+        QVERIFY(join.data(Qt::ToolTipRole).toString().contains(wait ? "would wait" : "meet as"));
+        (marked ? waits : meets) += 1;
+      }
+    }
+    QVERIFY(waits > 0);
+    QVERIFY(meets > 0);
   }
 
   void modelsStayConsistentWhileStepping() {

@@ -59,6 +59,12 @@ QString DeviceChoiceModel::deviceName(int device) const {
   return QStringLiteral("dev%1").arg(device);
 }
 
+bool DeviceChoiceModel::joinWaits(const DeviceScore& d, double share) {
+  // The look-ahead adds transfers to the finish, so equal means no wait.
+  return d.join_us >= 0 &&
+         d.join_us - d.est_finish_us > std::max(share, 1e-9) * std::max(1.0, d.est_finish_us);
+}
+
 int DeviceChoiceModel::columnCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : ColumnCount;
 }
@@ -79,7 +85,13 @@ QVariant DeviceChoiceModel::data(const QModelIndex& index, int role) const {
           return formatDuration(d.est_start_us);
         case FinishColumn:
           return formatDuration(d.est_finish_us);
+        case JoinColumn:
+          return d.join_us >= 0 ? formatDuration(d.join_us) : QString();
       }
+      return {};
+    case Qt::ForegroundRole:
+      if (index.column() == JoinColumn && joinWaits(d, kVisibleWait))
+        return Theme::current().critical;
       return {};
     case Qt::DecorationRole:
       return index.column() == DeviceColumn ? QVariant(Theme::deviceColor(d.device)) : QVariant();
@@ -89,6 +101,12 @@ QVariant DeviceChoiceModel::data(const QModelIndex& index, int role) const {
                              scoreCaption(trace_->device_score, trace_->device_higher_better),
                              formatScore(d.score, trace_->device_score), formatTime(d.est_start_us),
                              formatTime(d.est_finish_us));
+      if (d.join_us >= 0)
+        tip += joinWaits(d)
+                   ? tr("<br>its successors' inputs could meet at %1: %2 after it "
+                        "finishes (a successor would wait for a transfer)")
+                         .arg(formatTime(d.join_us), formatDuration(d.join_us - d.est_finish_us))
+                   : tr("<br>its successors' inputs could meet as it finishes");
       if (row.chosen)
         tip += overridden_ ? tr("<br>chosen here by an override") : tr("<br>the method's choice");
       else
@@ -134,11 +152,22 @@ QVariant DeviceChoiceModel::headerData(int section, Qt::Orientation orientation,
       case ScoreColumn:
         return tr("Score");
       case StartColumn:
-        return tr("Est. start");
+        return tr("Start");
       case FinishColumn:
-        return tr("Est. finish");
+        return tr("Finish");
+      case JoinColumn:
+        return tr("Join");
     }
   }
+  if (role == Qt::ToolTipRole && section == StartColumn)
+    return tr("Estimated start of the node on this device, in the plan so far");
+  if (role == Qt::ToolTipRole && section == FinishColumn)
+    return tr("Estimated finish of the node on this device, in the plan so far");
+  if (role == Qt::ToolTipRole && section == JoinColumn)
+    return tr(
+        "Join look-ahead: the earliest time at which the node's output and the placed inputs "
+        "of each of its successors could all be on one device, if the node ran here. Later "
+        "than the finish (highlighted) where a successor's inputs would be split across devices");
   if (role == Qt::ToolTipRole && section == ScoreColumn && trace_)
     return scoreCaption(trace_->device_score, trace_->device_higher_better);
   return {};

@@ -1,8 +1,10 @@
 #pragma once
 // The device decision at one step of a decision trace: one row per device, in device order, with
 // the method's score for putting the chosen node there (PLC's probability or the heuristic's key)
-// as a bar against the best, and the estimated start and finish in the plan so far. The chosen
-// device's row is flagged (bold, tinted, ChosenRole).
+// as a bar against the best, the estimated start and finish in the plan so far, and the join
+// look-ahead (when the node's output and its successors' placed inputs could first be together;
+// drawn in the critical colour where that is visibly later than the finish, i.e. a successor
+// would wait for a transfer). The chosen device's row is flagged (bold, tinted, ChosenRole).
 #include <QAbstractTableModel>
 #include <memory>
 #include <vector>
@@ -22,7 +24,9 @@ struct DeviceChoiceRow {
 class DeviceChoiceModel : public StepRowsModel<DeviceChoiceRow> {
   Q_OBJECT
  public:
-  enum Column { DeviceColumn, ScoreColumn, StartColumn, FinishColumn, ColumnCount };
+  // The shortest wait highlighted, as a share of the finish: three significant digits show it.
+  static constexpr double kVisibleWait = 0.005;
+  enum Column { DeviceColumn, ScoreColumn, StartColumn, FinishColumn, JoinColumn, ColumnCount };
   using StepRowsModel::StepRowsModel;
 
   // Shows trace->steps[step]'s devices; a step past the last decision (or no trace) shows none.
@@ -43,6 +47,9 @@ class DeviceChoiceModel : public StepRowsModel<DeviceChoiceRow> {
  private:
   using Row = DeviceChoiceRow;
   QString deviceName(int device) const;
+  // A successor would wait for a transfer: the join is later than the finish by more than
+  // `share` of it.
+  static bool joinWaits(const DeviceScore& d, double share = 0);
 
   std::shared_ptr<const DeviceSet> devices_;
   std::shared_ptr<const DecisionTrace> trace_;

@@ -286,6 +286,8 @@ StepperWidget::StepperWidget(QWidget* parent) : QWidget(parent) {
                                                      QHeaderView::ResizeToContents);
   devices_->horizontalHeader()->setSectionResizeMode(DeviceChoiceModel::FinishColumn,
                                                      QHeaderView::ResizeToContents);
+  devices_->horizontalHeader()->setSectionResizeMode(DeviceChoiceModel::JoinColumn,
+                                                     QHeaderView::ResizeToContents);
   pane(devicesCaption_, devices_);
 
   auto* branchesCaption = new QLabel(tr("<b>Branches</b>"));
@@ -588,9 +590,10 @@ void StepperWidget::refreshStyle() {
   const int rowH = QFontMetrics(font()).height() + 10;
   candidates_->verticalHeader()->setDefaultSectionSize(rowH);
   devices_->verticalHeader()->setDefaultSectionSize(rowH);
-  const int scoreW = QFontMetrics(font()).horizontalAdvance(QStringLiteral("888.8 ms")) + 60;
-  candidates_->horizontalHeader()->resizeSection(CandidateModel::ScoreColumn, scoreW);
-  devices_->horizontalHeader()->resizeSection(DeviceChoiceModel::ScoreColumn, scoreW);
+  const int textW = QFontMetrics(font()).horizontalAdvance(QStringLiteral("888.8 ms"));
+  candidates_->horizontalHeader()->resizeSection(CandidateModel::ScoreColumn, textW + 60);
+  // The device rows carry three times beside the score: a shorter bar keeps the names in view.
+  devices_->horizontalHeader()->resizeSection(DeviceChoiceModel::ScoreColumn, textW + 28);
 }
 
 void StepperWidget::updatePlayButton() {
