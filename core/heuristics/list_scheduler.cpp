@@ -269,6 +269,9 @@ class Scheduler {
       case ListConfig::DeviceRule::LeastLoaded:
         t.device_score = "planned load (us)";
         break;
+      case ListConfig::DeviceRule::EarliestJoin:
+        t.device_score = "earliest join (us)";
+        break;
     }
   }
 
@@ -296,6 +299,7 @@ class Scheduler {
       double score = est[k];
       if (!etf && cfg_.device_rule == ListConfig::DeviceRule::EarliestFinish) score = eft;
       if (!etf && cfg_.device_rule == ListConfig::DeviceRule::LeastLoaded) score = plan_.load(k);
+      if (!etf && cfg_.device_rule == ListConfig::DeviceRule::EarliestJoin) score = join[k];
       d.devices.push_back({k, score, est[k], eft, join[k]});
     }
     return d;
@@ -341,8 +345,15 @@ class Scheduler {
     dev = -1;
     start = 0;
     double bestKey1 = 0, bestKey2 = 0;
+    const bool join = cfg_.device_rule == ListConfig::DeviceRule::EarliestJoin;
+    if (join) {
+      est_.resize(d_);
+      join_.resize(d_);
+      for (int d = 0; d < d_; ++d) est_[d] = plan_.earliestStart(v, d, cfg_.insertion);
+      plan_.joinTimes(v, est_.data(), join_.data(), joinScratch_);
+    }
     for (int d = 0; d < d_; ++d) {
-      const double est = plan_.earliestStart(v, d, cfg_.insertion);
+      const double est = join ? est_[d] : plan_.earliestStart(v, d, cfg_.insertion);
       const double eft = est + c_.compute(v, d);
       double k1 = 0, k2 = 0;
       switch (cfg_.device_rule) {
@@ -354,6 +365,9 @@ class Scheduler {
           break;
         case ListConfig::DeviceRule::LeastLoaded:
           k1 = plan_.load(d), k2 = est;
+          break;
+        case ListConfig::DeviceRule::EarliestJoin:
+          k1 = join_[d], k2 = eft;
           break;
       }
       bool better = dev < 0;
@@ -452,6 +466,7 @@ class Scheduler {
   PlanBuilder plan_;
   Rng rng_;
   std::vector<double> bl_, prio_, arrival_;
+  std::vector<double> est_, join_, joinScratch_;  // chooseDevice's, for the earliest-join rule
   std::vector<char> onCriticalPath_;
   int criticalProcessor_ = 0;
 };
@@ -475,6 +490,7 @@ ListConfig::DeviceRule parseDeviceRule(const std::string& s) {
   if (s == "earliest-start") return ListConfig::DeviceRule::EarliestStart;
   if (s == "earliest-finish") return ListConfig::DeviceRule::EarliestFinish;
   if (s == "least-loaded") return ListConfig::DeviceRule::LeastLoaded;
+  if (s == "earliest-join") return ListConfig::DeviceRule::EarliestJoin;
   throw InputError("", "--param device_rule", "unknown device rule '" + s + "'");
 }
 
@@ -562,9 +578,10 @@ std::unique_ptr<Method> criticalPath() {
        "earliest-start",
        0,
        0,
-       {"earliest-start", "earliest-finish", "least-loaded"},
-       "Device for the chosen node: where it starts earliest, finishes earliest, or the one with "
-       "least compute planned so far"},
+       {"earliest-start", "earliest-finish", "least-loaded", "earliest-join"},
+       "Device for the chosen node: where it starts earliest, finishes earliest, the one with "
+       "least compute planned so far, or where its output could soonest meet its successors' "
+       "placed inputs (the join look-ahead; ties by earliest finish)"},
       tieBreakSpec(),
       insertionSpec(false),
   };

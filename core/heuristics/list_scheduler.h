@@ -80,7 +80,10 @@ struct ListConfig {
     ReadyPriority,  // the ready node of highest priority, then its device by device_rule
     EarliestStart,  // ETF: the (ready node, device) pair that can start earliest
   };
-  enum class DeviceRule { EarliestStart, EarliestFinish, LeastLoaded };
+  // EarliestJoin: the least PlanBuilder::joinTimes (where the node's output could soonest meet
+  // its successors' placed inputs), ties by earliest finish; without placed siblings it is the
+  // earliest finish.
+  enum class DeviceRule { EarliestStart, EarliestFinish, LeastLoaded, EarliestJoin };
   enum class TieBreak { Index, Random, MostSuccessors };
 
   Selection selection = Selection::ReadyPriority;

@@ -248,8 +248,9 @@ ParamSpec startSpec() {
                  "critical-path",
                  0,
                  0,
-                 {"critical-path", "heft", "random"},
-                 "The assignment the search starts from"};
+                 {"critical-path", "critical-path-join", "heft", "random"},
+                 "The assignment the search starts from (critical-path-join: critical-path with "
+                 "the earliest-join device rule)"};
   for (const SearchStart& s : searchStarts()) {
     spec.choices.push_back(s.name);
     spec.description += "; " + s.name + ": " + s.description;
@@ -360,6 +361,7 @@ class LocalSearch : public Method {
         lc.device_rule = ListConfig::DeviceRule::EarliestFinish;
         lc.insertion = true;
       }
+      if (from == "critical-path-join") lc.device_rule = ListConfig::DeviceRule::EarliestJoin;
       start = listSchedule(ctx.costs, lc);
     }
     // The start's order (its plan's order on each device) is the one the priority and sequence

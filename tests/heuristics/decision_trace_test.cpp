@@ -176,6 +176,17 @@ TEST(DecisionTrace, TheJoinLookaheadShowsASplitJoin) {
   EXPECT_DOUBLE_EQ(b.devices[1].join_us, 1000);
   // a alone: nothing placed beside it yet.
   EXPECT_DOUBLE_EQ(p.decisions.steps[0].devices[0].join_us, 200);
+  // The earliest-join rule scores the devices by it and takes P1.
+  const Method& m = method("critical-path");
+  DecisionControl control{true, {}, &g};
+  PlaceContext ctx{c, SimOptions{}, 1, 100, ProgressFn{}, CancelToken{}};
+  ctx.decisions = &control;
+  const Placement j = m.place(ctx, Params(m.params(), {{"device_rule", "earliest-join"}}));
+  EXPECT_EQ(j.decisions.device_score, "earliest join (us)");
+  EXPECT_FALSE(j.decisions.device_higher_better);
+  EXPECT_EQ(j.decisions.steps[1].device, 0);
+  EXPECT_DOUBLE_EQ(j.decisions.steps[1].devices[0].score, 400);
+  EXPECT_DOUBLE_EQ(j.decisions.steps[1].devices[1].score, 1000);
 }
 
 TEST(DecisionTrace, TracedRunEqualsThePlainRun) {

@@ -329,6 +329,28 @@ TEST(ListScheduler, LeastLoadedRule) {
   EXPECT_DOUBLE_EQ(p.planned->makespan_us, 10);
 }
 
+TEST(ListScheduler, EarliestJoinRuleKeepsAJoinsInputsTogether) {
+  // a and b (200 each) feed the zero-compute join j; their data takes 800 to move. Earliest
+  // start puts b on d1 (start 0) and j waits for a transfer: 1,000. Earliest join sees that j
+  // could start at 400 with b beside a on d0, against 1,000 on d1.
+  auto g = testing::graphOf({{"a", {200}}, {"b", {200}}, {"j", {0}}},
+                            {{"a", "j", 800}, {"b", "j", 800}});
+  CostTable c(g, DeviceSet::uniform(2));
+  Placement start = run("critical-path", c);
+  EXPECT_EQ(start.assignment[1], 1);
+  EXPECT_DOUBLE_EQ(start.planned->makespan_us, 1000);
+  Placement join = run("critical-path", c, {{"device_rule", "earliest-join"}});
+  EXPECT_EQ(join.assignment, (Assignment{0, 0, 0}));
+  EXPECT_DOUBLE_EQ(join.planned->makespan_us, 400);
+  EXPECT_DOUBLE_EQ(Simulator(c).makespan(join.assignment), 400);
+  // On the fork-join graph the device that finishes c first also joins it with b first, so the
+  // rule decides as earliest finish.
+  auto fj = forkJoin();
+  CostTable cf(fj, DeviceSet::uniform(2));
+  EXPECT_EQ(run("critical-path", cf, {{"device_rule", "earliest-join"}}).assignment,
+            run("critical-path", cf, {{"device_rule", "earliest-finish"}}).assignment);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Every method on every graph
 
@@ -506,6 +528,18 @@ TEST(LocalSearch, ReportsProgressAndHonoursCancellation) {
   EXPECT_TRUE(q.cancelled);
   EXPECT_EQ(q.evaluations, 0);
   EXPECT_EQ(q.assignment, run("critical-path", c).assignment);
+}
+
+// start=critical-path-join begins from critical-path with the earliest-join device rule: with no
+// budget the search returns exactly that placement, which differs from critical-path's here.
+TEST(LocalSearch, StartsFromCriticalPathWithTheJoinRule) {
+  auto g = testing::graphOf({{"a", {200}}, {"b", {200}}, {"j", {0}}},
+                            {{"a", "j", 800}, {"b", "j", 800}});
+  CostTable c(g, DeviceSet::uniform(2));
+  const Placement join = run("critical-path", c, {{"device_rule", "earliest-join"}});
+  const Placement z = run("local-search", c, {{"start", "critical-path-join"}}, 1, 0);
+  EXPECT_EQ(z.assignment, join.assignment);
+  EXPECT_NE(z.assignment, run("local-search", c, {}, 1, 0).assignment);
 }
 
 // A start registered by the program (search_start.h; the CLI registers the general policy) is
