@@ -180,6 +180,9 @@ void addGeneralTrainOptions(CLI::App& train, GeneralTrainArgs& g) {
                   "iteration) or both (twice the evaluations)")
       ->check(CLI::IsMember({"critical-path", "own", "both"}))
       ->capture_default_str();
+  train.add_flag("--teacher-join", g.teacherJoin,
+                 "--general, stage II: critical-path with the earliest-join device rule competes "
+                 "in the teacher too, beside HEFT and the local searches");
   train
       .add_option("--average", g.average,
                   "--general: decay per update of a moving average of the weights, which the "
@@ -221,6 +224,7 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
   if (c.imitate >= 0) cfg.imitate = c.imitate;
   cfg.teacher_budget = g.teacherBudget;
   cfg.teacher_start = g.teacherStart;
+  cfg.teacher_join = g.teacherJoin;
   cfg.average = g.average;
   cfg.device_features = c.deviceFeatures;
   if (c.episodes > 0) cfg.updates = (c.episodes + g.batch - 1) / g.batch;
@@ -291,6 +295,7 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
       {"imitate", cfg.imitate},
       {"teacher_budget", cfg.teacher_budget},
       {"teacher_start", cfg.teacher_start},
+      {"teacher_join", cfg.teacher_join},
       {"average", cfg.average},
       {"device_features", cfg.device_features},
       {"updates", cfg.updates},

@@ -24,6 +24,7 @@ struct GeneralTrainArgs {
   double average = 0;         // decay of the weights' moving average (0: none)
   double fixedCosts = 0;      // the share of samples given the paper files' fixed costs
   std::string teacherStart = "critical-path";  // where that search starts: critical-path, own, both
+  bool teacherJoin = false;  // critical-path with the earliest-join rule competes in the teacher
 };
 
 // What `train` shares with --general.

@@ -155,6 +155,7 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
     meta["imitate"] = cfg.imitate;
     meta["teacher_budget"] = cfg.teacher_budget;
     meta["teacher_start"] = cfg.teacher_start;
+    meta["teacher_join"] = cfg.teacher_join;
     meta["distribution_seed"] = cfg.distribution.seed;
     meta["kinds"] = cfg.distribution.kinds;
     meta["graphs"] = nlohmann::json::array();  // given graph files, by the names samples carry
@@ -254,7 +255,7 @@ GeneralTrainResult trainGeneral(const GeneralTrainConfig& cfg, const std::string
         if (ratio[first + j] < ratio[first + best]) best = j;
       const Teacher teacher = teacherOf(s.costs, cfg.teacher_budget, cfg.teacher_start,
                                         mix(cfg.seed ^ 0x7eac4e7ULL, indices[g]),
-                                        rollouts[first + best].result.assignment);
+                                        rollouts[first + best].result.assignment, cfg.teacher_join);
       torch::Tensor logp;
       if (teacher.makespan / s.reference < ratio[first + best]) {
         policy::EpisodeOptions eo;

@@ -45,6 +45,9 @@ struct GeneralTrainConfig {
   // sample's best episode: expert iteration, a teacher that improves as the policy does, and
   // whose placements stay close to what the policy can express) or "both" (twice the budget).
   std::string teacher_start = "critical-path";
+  // Whether critical-path with the earliest-join device rule competes in the teacher as well: a
+  // list schedule, no search, and on the paper's graphs far better than either start alone.
+  bool teacher_join = false;
   // Decay per update of an exponential moving average of the weights (0: none). The checkpoint
   // then places with the average and keeps the raw weights to resume from: a greedy policy's
   // placements swing from one update to the next (a near-tie flips and the rest of the episode

@@ -20,7 +20,7 @@ void checkTeacherStart(const std::string& start) {
 }
 
 Teacher teacherOf(const CostTable& costs, long budget, const std::string& start, uint64_t seed,
-                  const Assignment& own) {
+                  const Assignment& own, bool join) {
   checkTeacherStart(start);
   Teacher best;
   best.makespan = std::numeric_limits<double>::infinity();
@@ -37,6 +37,10 @@ Teacher teacherOf(const CostTable& costs, long budget, const std::string& start,
   PlaceContext ctx{costs, SimOptions{}, seed, budget, {}, {}, nullptr};
   const Method& heft = findMethod("heft");
   consider(heft.place(ctx, Params(heft.params(), {})).assignment);
+  if (join) {
+    const Method& cp = findMethod("critical-path");
+    consider(cp.place(ctx, Params(cp.params(), {{"device_rule", "earliest-join"}})).assignment);
+  }
   if (start != "own") {
     const Method& ls = findMethod("local-search");
     consider(ls.place(ctx, Params(ls.params(), {})).assignment);

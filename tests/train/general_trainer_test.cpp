@@ -165,6 +165,12 @@ TEST_F(GeneralTraining, StageTwoImitatesItsTeacher) {
   EXPECT_EQ(meta["group"], 4);
   ASSERT_EQ(meta["graphs"].size(), 1u) << meta.dump();
   EXPECT_NE(meta["graphs"][0].get<std::string>().find("ff.json"), std::string::npos);
+  EXPECT_EQ(meta["teacher_join"], false);
+  // --teacher-join is recorded with the checkpoint.
+  train(path("sj.pt"), dist + "--stage sim --episodes 16 --teacher-join --from " + path("il.pt"));
+  EXPECT_EQ(
+      doppler::policy::readCheckpoint(path("sj.pt"), nullptr, nullptr, nullptr)["teacher_join"],
+      true);
   const json without = train(
       path("s0.pt"), dist + "--stage sim --episodes 320 --imitate-best 0 --from " + path("il.pt"));
   ASSERT_EQ(without["curve"].size(), 40u);

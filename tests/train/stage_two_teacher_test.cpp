@@ -66,6 +66,24 @@ TEST_F(StageTwoTeacher, ItsDecisionsReplayToItsMakespan) {
   }
 }
 
+// With `join`, critical-path's earliest-join placement competes: on a join whose inputs' data
+// takes 4x their compute to move, it keeps them together (400 us) where HEFT and critical-path
+// split them (1,000 us; a one-evaluation search stays at its start).
+TEST(StageTwoTeacherJoin, TheEarliestJoinPlacementCompetes) {
+  DataflowGraph g;
+  g.addNode({"a", "matmul", 0, 0, {200}});
+  g.addNode({"b", "matmul", 0, 0, {200}});
+  g.addNode({"j", "add", 0, 0, {0}});
+  g.addEdge({0, 2, 0, 800.0});
+  g.addEdge({1, 2, 0, 800.0});
+  const CostTable c(g, DeviceSet::uniform(2));
+  const Assignment split = {0, 1, 0};
+  EXPECT_DOUBLE_EQ(teacherOf(c, 1, "critical-path", 1, split).makespan, 1000);
+  const Teacher t = teacherOf(c, 1, "critical-path", 1, split, true);
+  EXPECT_DOUBLE_EQ(t.makespan, 400);
+  EXPECT_EQ(t.assignment, (Assignment{0, 0, 0}));
+}
+
 TEST_F(StageTwoTeacher, AnUnknownStartIsAnInputError) {
   EXPECT_THROW(teacherOf(costs_, 10, "heft", 1, Assignment(costs_.nodes(), 0)), InputError);
   EXPECT_FALSE(isTeacherStart("random"));
