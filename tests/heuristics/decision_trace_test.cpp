@@ -161,8 +161,7 @@ TEST(DecisionTrace, TheJoinLookaheadIsRecordedForEveryDevice) {
 // P1, then b on P2, where it starts sooner, and the join waits for a transfer: the look-ahead
 // shows it (join at 1,000 us on P2 against 400 on P1).
 TEST(DecisionTrace, TheJoinLookaheadShowsASplitJoin) {
-  const DataflowGraph g = graphOf({{"a", {200, 200}}, {"b", {200, 200}}, {"j", {0, 0}}},
-                                  {{"a", "j", 800}, {"b", "j", 800}}, "join");
+  const DataflowGraph g = testing::splitJoin();
   const DeviceSet d = DeviceSet::uniform(2);
   const CostTable c(g, d);
   const Placement p = runTraced("critical-path", c, g);

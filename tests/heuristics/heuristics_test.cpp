@@ -333,8 +333,7 @@ TEST(ListScheduler, EarliestJoinRuleKeepsAJoinsInputsTogether) {
   // a and b (200 each) feed the zero-compute join j; their data takes 800 to move. Earliest
   // start puts b on d1 (start 0) and j waits for a transfer: 1,000. Earliest join sees that j
   // could start at 400 with b beside a on d0, against 1,000 on d1.
-  auto g = testing::graphOf({{"a", {200}}, {"b", {200}}, {"j", {0}}},
-                            {{"a", "j", 800}, {"b", "j", 800}});
+  auto g = testing::splitJoin();
   CostTable c(g, DeviceSet::uniform(2));
   Placement start = run("critical-path", c);
   EXPECT_EQ(start.assignment[1], 1);
@@ -533,8 +532,7 @@ TEST(LocalSearch, ReportsProgressAndHonoursCancellation) {
 // start=critical-path-join begins from critical-path with the earliest-join device rule: with no
 // budget the search returns exactly that placement, which differs from critical-path's here.
 TEST(LocalSearch, StartsFromCriticalPathWithTheJoinRule) {
-  auto g = testing::graphOf({{"a", {200}}, {"b", {200}}, {"j", {0}}},
-                            {{"a", "j", 800}, {"b", "j", 800}});
+  auto g = testing::splitJoin();
   CostTable c(g, DeviceSet::uniform(2));
   const Placement join = run("critical-path", c, {{"device_rule", "earliest-join"}});
   const Placement z = run("local-search", c, {{"start", "critical-path-join"}}, 1, 0);

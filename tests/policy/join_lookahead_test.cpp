@@ -11,24 +11,13 @@
 #include "core/policy/episode_state.h"
 #include "core/policy/features.h"
 #include "core/sim/cost_table.h"
+#include "tests/support/graphs.h"
 
 namespace doppler::policy {
 namespace {
 
-// a and b feed the zero-compute join j; a and b take 200 us each, and their data 800 us to move
-// between devices (4x compute, as in the paper's files).
-DataflowGraph joinGraph() {
-  DataflowGraph g;
-  g.addNode({"a", "matmul", 0, 0, {200}});
-  g.addNode({"b", "matmul", 0, 0, {200}});
-  g.addNode({"j", "add", 0, 0, {0}});
-  g.addEdge({0, 2, 0, 800.0});
-  g.addEdge({1, 2, 0, 800.0});
-  return g;
-}
-
 struct Fixture {
-  DataflowGraph g = joinGraph();
+  DataflowGraph g = testing::splitJoin();
   DeviceSet d = DeviceSet::uniform(2);
   CostTable c{g, d};
   GraphFeatures f = graphFeatures(c);

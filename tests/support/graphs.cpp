@@ -39,4 +39,9 @@ DataflowGraph diamond(const std::string& name) {
   return g;
 }
 
+DataflowGraph splitJoin() {
+  return graphOf({{"a", {200}}, {"b", {200}}, {"j", {0}}}, {{"a", "j", 800}, {"b", "j", 800}},
+                 "join");
+}
+
 }  // namespace doppler::testing

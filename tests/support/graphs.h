@@ -25,4 +25,9 @@ DataflowGraph fixedGraph(const std::vector<std::pair<std::string, double>>& node
 // a -> b -> d, a -> c -> d: four nodes of 10 us, four edges of 1 MB.
 DataflowGraph diamond(const std::string& name = "diamond");
 
+// a and b (200 us each) feed the zero-compute join j; their data takes 800 us to move between
+// devices (4x their compute, as in the paper's files). Starting b sooner on another device than
+// a's splits the join's inputs: the join look-ahead's case.
+DataflowGraph splitJoin();
+
 }  // namespace doppler::testing

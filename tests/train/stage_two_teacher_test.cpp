@@ -10,6 +10,7 @@
 #include "core/graph/input_error.h"
 #include "core/heuristics/method.h"
 #include "core/sim/simulator.h"
+#include "tests/support/graphs.h"
 
 namespace doppler::train {
 namespace {
@@ -70,12 +71,7 @@ TEST_F(StageTwoTeacher, ItsDecisionsReplayToItsMakespan) {
 // takes 4x their compute to move, it keeps them together (400 us) where HEFT and critical-path
 // split them (1,000 us; a one-evaluation search stays at its start).
 TEST(StageTwoTeacherJoin, TheEarliestJoinPlacementCompetes) {
-  DataflowGraph g;
-  g.addNode({"a", "matmul", 0, 0, {200}});
-  g.addNode({"b", "matmul", 0, 0, {200}});
-  g.addNode({"j", "add", 0, 0, {0}});
-  g.addEdge({0, 2, 0, 800.0});
-  g.addEdge({1, 2, 0, 800.0});
+  const DataflowGraph g = testing::splitJoin();
   const CostTable c(g, DeviceSet::uniform(2));
   const Assignment split = {0, 1, 0};
   EXPECT_DOUBLE_EQ(teacherOf(c, 1, "critical-path", 1, split).makespan, 1000);
