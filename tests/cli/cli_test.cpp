@@ -184,6 +184,25 @@ TEST_F(Demo, ReadsThePaperGraphsFromTheDataFolder) {
   EXPECT_EQ(all.err, "");
 }
 
+// Besides every method, a column of critical-path with the earliest-join device rule: the same
+// makespan `place -p device_rule=earliest-join` gives.
+TEST_F(Demo, ShowsCriticalPathWithTheEarliestJoinRule) {
+  const Result r = run("demo --budget 1 --json --no-shipped");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json layer = json::parse(r.out)["results"][3];
+  ASSERT_EQ(layer["workload"], "llama-layer (generated)");
+  ASSERT_TRUE(layer["makespan_us"].contains("critical-path (earliest-join)")) << layer.dump();
+  ASSERT_EQ(run("graph generate llama-layer --out " + path("layer.json")).status, 0);
+  const Result p = run("place --graph " + path("layer.json") +
+                       " --devices 4xP100-PCIe -m critical-path -p device_rule=earliest-join "
+                       "--json --no-record");
+  ASSERT_EQ(p.status, 0) << p.err;
+  EXPECT_DOUBLE_EQ(layer["makespan_us"]["critical-path (earliest-join)"].get<double>(),
+                   json::parse(p.out)["makespan_us"].get<double>());
+  EXPECT_NE(layer["makespan_us"]["critical-path (earliest-join)"],
+            layer["makespan_us"]["critical-path"]);
+}
+
 TEST_F(Cli, HelpEverywhere) {
   for (const char* sub : {"", "place", "simulate", "graph", "graph generate", "export-trace",
                           "demo", "methods", "runs", "runs list", "runs show", "runs compare",
