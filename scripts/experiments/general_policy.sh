@@ -9,16 +9,16 @@
 #   scripts/experiments/general_policy.sh [build-dir]      (build/release)
 # Environment: WORKERS (2), EPISODES_IL (16000), BATCH (16), OUT (temporary), SPEEDUP_EPISODES
 # (3200; 0 skips the speed-up), SIM_PHASES: stage II as the shipped policy had it, phases of
-# EPISODES:TEACHER_START:TEACHER_BUDGET:AVERAGE[:DEVICE_FEATURES[:FIXED_COSTS[:LR]]], each resumed
-# from the one before (see the default below; DEVICE_FEATURES 18 widens the policy to the join
-# look-ahead, 0 or absent keeps it).
+# EPISODES:TEACHER_START:TEACHER_BUDGET:AVERAGE[:DEVICE_FEATURES[:FIXED_COSTS[:LR[:JOIN]]]], each
+# resumed from the one before (see the default below; DEVICE_FEATURES 18 widens the policy to the
+# join look-ahead, 0 or absent keeps it; JOIN 1 adds --teacher-join).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build="${1:-build/release}"
 doppler="${DOPPLER:-$build/app/doppler}"
 workers="${WORKERS:-2}"
 il="${EPISODES_IL:-16000}"
-phases="${SIM_PHASES:-512000:critical-path:2000:0 96000:both:2000:0 64000:both:2000:0.998 32000:own:10000:0.998 192000:own:10000:0.998:18 96000:own:10000:0.998:18:0.3 48000:own:10000:0.9995:18:0.3:3e-5}"
+phases="${SIM_PHASES:-512000:critical-path:2000:0 96000:both:2000:0 64000:both:2000:0.998 32000:own:10000:0.998 192000:own:10000:0.998:18 96000:own:10000:0.998:18:0.3 48000:own:10000:0.9995:18:0.3:3e-5 128000:own:10000:0.998:0:0.3:0:1}"
 batch="${BATCH:-16}"
 speedup="${SPEEDUP_EPISODES:-3200}"
 out="${OUT:-$(mktemp -d)}"
@@ -32,12 +32,13 @@ log "stage I: $il episodes, $workers workers"
 from="$out/general_il.pt"
 k=0
 for phase in $phases; do
-  IFS=: read -r episodes teacher budget average features fixed lr <<<"$phase"
+  IFS=: read -r episodes teacher budget average features fixed lr join <<<"$phase"
   k=$((k + 1))
   extra=()
   if [[ -n "${features:-}" && "$features" != 0 ]]; then extra+=(--device-features "$features"); fi
-  if [[ -n "${fixed:-}" ]]; then extra+=(--fixed-costs "$fixed"); fi
-  if [[ -n "${lr:-}" ]]; then extra+=(--lr "$lr"); fi
+  if [[ -n "${fixed:-}" && "$fixed" != 0 ]]; then extra+=(--fixed-costs "$fixed"); fi
+  if [[ -n "${lr:-}" && "$lr" != 0 ]]; then extra+=(--lr "$lr"); fi
+  if [[ "${join:-0}" == 1 ]]; then extra+=(--teacher-join); fi
   log "stage II, phase $k: $episodes episodes, teacher from $teacher ($budget evaluations), average $average ${extra[*]}"
   "$doppler" train --general --stage sim --batch "$batch" --episodes "$episodes" --workers "$workers" \
     --teacher-start "$teacher" --teacher-budget "$budget" --average "$average" "${extra[@]}" \
