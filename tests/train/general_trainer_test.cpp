@@ -136,7 +136,8 @@ TEST_F(GeneralTraining, LocalSearchStartsFromTheShippedPolicy) {
                  {"--param start", "'dopler'", "doppler"});
   // `doppler methods` lists it among the starts.
   const auto methods = run("methods");
-  EXPECT_NE(methods.out.find("critical-path critical-path-join heft random doppler"), std::string::npos)
+  EXPECT_NE(methods.out.find("critical-path critical-path-join heft random doppler"),
+            std::string::npos)
       << methods.out;
 }
 
