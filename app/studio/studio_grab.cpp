@@ -212,7 +212,7 @@ QStringList MainWindow::grabAll(const QString& dir) {
       const DecisionStep& d = trace.steps[j];
       const bool waits = std::any_of(d.devices.begin(), d.devices.end(), [&](const auto& x) {
         return x.device != d.device &&
-               x.join_us > x.est_finish_us * (1 + views::DeviceChoiceModel::kVisibleWait);
+               views::DeviceChoiceModel::joinWaits(x, views::DeviceChoiceModel::kVisibleWait);
       });
       if (!waits) continue;
       stepper_->setStep(j);

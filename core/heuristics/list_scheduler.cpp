@@ -345,15 +345,14 @@ class Scheduler {
     dev = -1;
     start = 0;
     double bestKey1 = 0, bestKey2 = 0;
-    const bool join = cfg_.device_rule == ListConfig::DeviceRule::EarliestJoin;
-    if (join) {
-      est_.resize(d_);
+    est_.resize(d_);
+    for (int d = 0; d < d_; ++d) est_[d] = plan_.earliestStart(v, d, cfg_.insertion);
+    if (cfg_.device_rule == ListConfig::DeviceRule::EarliestJoin) {
       join_.resize(d_);
-      for (int d = 0; d < d_; ++d) est_[d] = plan_.earliestStart(v, d, cfg_.insertion);
       plan_.joinTimes(v, est_.data(), join_.data(), joinScratch_);
     }
     for (int d = 0; d < d_; ++d) {
-      const double est = join ? est_[d] : plan_.earliestStart(v, d, cfg_.insertion);
+      const double est = est_[d];
       const double eft = est + c_.compute(v, d);
       double k1 = 0, k2 = 0;
       switch (cfg_.device_rule) {
@@ -466,7 +465,7 @@ class Scheduler {
   PlanBuilder plan_;
   Rng rng_;
   std::vector<double> bl_, prio_, arrival_;
-  std::vector<double> est_, join_, joinScratch_;  // chooseDevice's, for the earliest-join rule
+  std::vector<double> est_, join_, joinScratch_;  // chooseDevice's per-device scratch
   std::vector<char> onCriticalPath_;
   int criticalProcessor_ = 0;
 };

@@ -26,6 +26,9 @@ class DeviceChoiceModel : public StepRowsModel<DeviceChoiceRow> {
  public:
   // The shortest wait highlighted, as a share of the finish: three significant digits show it.
   static constexpr double kVisibleWait = 0.005;
+  // A successor would wait for a transfer: the join is later than the finish by more than
+  // `share` of it.
+  static bool joinWaits(const DeviceScore& d, double share = 0);
   enum Column { DeviceColumn, ScoreColumn, StartColumn, FinishColumn, JoinColumn, ColumnCount };
   using StepRowsModel::StepRowsModel;
 
@@ -47,9 +50,6 @@ class DeviceChoiceModel : public StepRowsModel<DeviceChoiceRow> {
  private:
   using Row = DeviceChoiceRow;
   QString deviceName(int device) const;
-  // A successor would wait for a transfer: the join is later than the finish by more than
-  // `share` of it.
-  static bool joinWaits(const DeviceScore& d, double share = 0);
 
   std::shared_ptr<const DeviceSet> devices_;
   std::shared_ptr<const DecisionTrace> trace_;
