@@ -5,9 +5,11 @@
 
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <thread>
 
 #include "core/graph/dataflow_graph.h"
 #include "core/graph/device_set.h"
@@ -15,6 +17,7 @@
 #include "core/graph/input_error.h"
 #include "sessions/content_hash.h"
 #include "sessions/file_check.h"
+#include "sessions/file_publish.h"
 #include "sessions/writer_identity.h"
 
 namespace doppler::sessions {
@@ -127,6 +130,9 @@ void RunStore::probe(const FileHeader& h, int supported) {
     }
   }
   Db db(path_, SQLITE_OPEN_READONLY);
+  // Writers may be checkpointing or just starting; wait for them as the store's own connection
+  // does (without it, one process in ten of eight started together failed here as "busy").
+  sqlite3_busy_timeout(db.get(), options_.busy_timeout_ms);
   check(db);
 }
 
@@ -140,42 +146,83 @@ void RunStore::openReadOnly() {
   db_.exec("PRAGMA query_only = ON");
 }
 
-void RunStore::openReadWrite(bool exists) {
-  if (!exists) checkCreatable(path_);
-  bool created = !exists;
-  try {
+namespace {
+
+// Switches to write-ahead logging. On a file still in rollback mode the switch needs the file to
+// itself, and SQLite answers SQLITE_BUSY at once, without its busy handler, when another
+// connection is reading it then; so wait here, as the busy timeout would.
+void useWal(Db& db, const std::string& file, int timeoutMs) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+  std::string mode;
+  for (;;) {
     try {
-      db_ = Db(path_, SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE));
+      mode = db.queryText("PRAGMA journal_mode = WAL");
+      break;
+    } catch (const InputError&) {
+      if ((sqlite3_extended_errcode(db.get()) & 0xff) != SQLITE_BUSY ||
+          std::chrono::steady_clock::now() >= until)
+        throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  if (mode != "wal")
+    throw InputError(file, "",
+                     "cannot use write-ahead logging here (journal mode stays '" + mode +
+                         "'); is it on a network file system?");
+}
+
+}  // namespace
+
+void RunStore::createSession() {
+  checkCreatable(path_);
+  const std::string tmp = temporarySibling(path_);
+  try {
+    // Named after path_ in every error: the temporary name is ours, not the user's.
+    Db db;
+    try {
+      db = Db(tmp, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, path_);
     } catch (const InputError& e) {
-      if (exists) throw;
       std::string why = e.problem();
       if (why.rfind("cannot open", 0) == 0) why = why.substr(std::string("cannot open").size());
       throw InputError(path_, "", "cannot create" + why);
     }
+    useWal(db, path_, options_.busy_timeout_ms);
+    db.exec("PRAGMA synchronous = FULL");  // the new file is complete on disk before it appears
+    migrate(db, options_.migrations);
+    db.close();  // checkpoints the WAL into the file and removes it
+  } catch (...) {
+    removeDatabaseFiles(tmp);
+    throw;
+  }
+  // Another process that created the session first wins; this one then opens theirs.
+  publishWithoutReplacing(tmp, path_);
+}
+
+void RunStore::openReadWrite(bool exists) {
+  if (!exists) createSession();
+  try {
+    db_ = Db(path_, SQLITE_OPEN_READWRITE);
+  } catch (const InputError& e) {
+    // Removed between its creation and this open: say so rather than SQLite's "cannot open".
+    if (!exists && !fs::exists(path_))
+      throw InputError(path_, "", "removed by another program while it was being created");
+    throw;
+  }
+  try {
     // SQLite quietly falls back to read-only for a file it may not write; recording would then
     // fail on the first insert, so refuse now with the reason.
     if (sqlite3_db_readonly(db_.get(), "main") == 1)
       throw InputError(path_, "", "cannot write: the file is read-only");
     sqlite3_busy_timeout(db_.get(), options_.busy_timeout_ms);
     db_.exec("PRAGMA foreign_keys = ON");
-    const std::string mode = db_.queryText("PRAGMA journal_mode = WAL");
-    if (mode != "wal")
-      throw InputError(path_, "",
-                       "cannot use write-ahead logging here (journal mode stays '" + mode +
-                           "'); is it on a network file system?");
+    useWal(db_, path_, options_.busy_timeout_ms);
     db_.exec(options_.durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
     migrate(db_, options_.migrations);
-    created = false;  // a valid session from here on: keep it whatever happens next
     interruptedOnOpen_ = markInterruptedRuns();
   } catch (...) {
+    // Nothing is removed: the file is a session (made complete before it appeared at path_), and
+    // other processes may be writing it.
     db_.close();
-    // Only a file this call created and never made a session is removed: nothing of the user's.
-    if (created) {
-      std::error_code ec;
-      fs::remove(path_, ec);
-      fs::remove(path_ + "-wal", ec);
-      fs::remove(path_ + "-shm", ec);
-    }
     throw;
   }
 }

@@ -107,6 +107,7 @@ class RunStore {
 
  private:
   void probe(const FileHeader& h, int supported);
+  void createSession();
   void openReadWrite(bool exists);
   void openReadOnly();
   void requireWritable() const;
