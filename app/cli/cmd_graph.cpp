@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "cli_common.h"
@@ -13,6 +14,7 @@
 #include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
 #include "core/sim/cost_table.h"
+#include "core/sim/fixed_costs.h"
 #include "core/sim/lower_bound.h"
 
 namespace doppler::cli {
@@ -42,6 +44,8 @@ struct GenerateArgs {
   std::vector<std::string> params;
   OutputArgs output;
   bool list = false;
+  std::optional<double> fixedCosts;  // the paper's cost convention, edges this times their producer
+  std::string devices;               // whose first device fixes the compute times
 };
 
 std::string generatorsText() {
@@ -60,7 +64,15 @@ void runGenerate(const GenerateArgs& args) {
     writeOutput("", generatorsText());  // the list goes to the terminal, never to --out
     return;
   }
-  const DataflowGraph g = generateGraph(args.kind, parseGenParams(args.params));
+  DataflowGraph g = generateGraph(args.kind, parseGenParams(args.params));
+  if (args.fixedCosts) {
+    const DeviceSet d = loadDevices(DeviceArgs{args.devices.empty() ? "4" : args.devices});
+    g = withFixedCosts(g, d, *args.fixedCosts);
+  } else if (!args.devices.empty()) {
+    throw InputError("", "--devices",
+                     "only with --fixed-costs (a generated graph's costs follow "
+                     "the devices it is placed on)");
+  }
   writeResult(args.output, writeGraphJson(g));
 }
 
@@ -233,6 +245,11 @@ void addGraphCommands(CLI::App& app) {
   addOutputOptions(*g, gen->output, false,
                    "Write the dataflow-graph/1 JSON here (stdout if omitted)");
   g->add_flag("--list", gen->list, "List kinds and their parameters");
+  g->add_option("--fixed-costs", gen->fixedCosts,
+                "The Doppler paper's cost convention: fixed compute times (on the first of "
+                "--devices) and each edge RATIO times its producer's (the paper's files use 4)");
+  g->add_option("--devices,-d", gen->devices,
+                "With --fixed-costs: whose first device's compute times to fix (default 4)");
   g->callback([gen] { runGenerate(*gen); });
 
   auto info = std::make_shared<InfoArgs>();

@@ -8,7 +8,7 @@
 
 #include "core/graph/generators.h"
 #include "core/graph/input_error.h"
-#include "core/sim/cost_table.h"
+#include "core/sim/fixed_costs.h"
 
 namespace doppler::train {
 
@@ -111,19 +111,7 @@ DeviceSet sampleDevices(std::mt19937_64& rng, int n, bool mixed) {
 // each node's compute time on d's first device, on every device; every edge `ratio` times its
 // producer's; and d made identical devices (the files carry one time per node).
 void fixCosts(DataflowGraph& g, DeviceSet& d, double ratio) {
-  const CostTable costs(g, d);
-  DataflowGraph fixed;
-  for (int v = 0; v < g.nodeCount(); ++v) {
-    Node n = g.node(v);
-    n.compute_us = {costs.compute(v, 0)};
-    fixed.addNode(std::move(n));
-  }
-  for (const Edge& e : g.edges()) {
-    Edge f = e;
-    f.transfer_us = ratio * costs.compute(e.src, 0);
-    fixed.addEdge(f);
-  }
-  g = std::move(fixed);
+  g = withFixedCosts(g, d, ratio);
   const Device first = d.devices.front();
   for (Device& dev : d.devices) {
     const std::string name = dev.name;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -291,6 +292,45 @@ TEST_F(Cli, BadInputGetsOneClearLineAndStatusTwo) {
   expectBadInput("place --graph " + g4 + " --devices 2 --bogus", {"bogus"});
   expectBadInput("place --graph " + g4, {"--devices"});
   expectBadInput("graph generate chainmm --param blocks=0", {"blocks"});
+}
+
+// `graph generate --fixed-costs`: the paper files' convention for a generated graph, with every
+// edge RATIO times its producer's fixed compute time, whatever the links.
+TEST_F(Cli, GenerateInThePapersCostConvention) {
+  const std::string gen = "graph generate llama-block -p heads=8 -p seq=256 ";
+  ASSERT_EQ(run(gen + "--out " + path("plain.json")).status, 0);
+  Result f = run(gen + "--fixed-costs 4 -d 8xV100-NVLink --out " + path("fixed.json"));
+  ASSERT_EQ(f.status, 0) << f.err;
+  ASSERT_EQ(run(gen + "--fixed-costs 1 -d 8xV100-NVLink --out " + path("one.json")).status, 0);
+  const json plain = json::parse(slurp(path("plain.json")));
+  const json fixed = json::parse(slurp(path("fixed.json")));
+  const json one = json::parse(slurp(path("one.json")));
+  ASSERT_EQ(fixed["nodes"].size(), plain["nodes"].size());
+  ASSERT_EQ(fixed["edges"].size(), plain["edges"].size());
+  std::map<std::string, double> compute;
+  int working = 0;
+  for (size_t i = 0; i < fixed["nodes"].size(); ++i) {
+    const json& n = fixed["nodes"][i];
+    EXPECT_EQ(n["id"], plain["nodes"][i]["id"]);
+    EXPECT_EQ(n.value("flops", 0.0), plain["nodes"][i].value("flops", 0.0));
+    ASSERT_TRUE(n["compute_us"].is_number()) << n["id"];  // one time, on every device
+    compute[n["id"]] = n["compute_us"];
+    if (n.value("flops", 0.0) > 0) {
+      EXPECT_GT(compute[n["id"]], 0) << n["id"];
+      ++working;
+    }
+  }
+  EXPECT_GT(working, 10);
+  for (size_t i = 0; i < fixed["edges"].size(); ++i) {
+    const json& e = fixed["edges"][i];
+    EXPECT_DOUBLE_EQ(e["transfer_us"].get<double>(), 4 * compute[e["src"]]);
+    EXPECT_DOUBLE_EQ(one["edges"][i]["transfer_us"].get<double>(), compute[e["src"]]);
+  }
+  expectBadInput(gen + "--fixed-costs 0", {"--fixed-costs", "above 0"});
+  expectBadInput(gen + "--fixed-costs -2", {"--fixed-costs", "above 0"});
+  expectBadInput(gen + "--fixed-costs nan", {"--fixed-costs"});
+  expectBadInput(gen + "-d 4", {"--devices", "only with --fixed-costs"});
+  expectBadInput(gen + "--fixed-costs 4 -d 4xNope", {"4xNope"});
 }
 
 TEST_F(Cli, FailedWriteKeepsThePreviousFile) {
