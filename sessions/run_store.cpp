@@ -202,9 +202,9 @@ void RunStore::openReadWrite(bool exists) {
   if (!exists) createSession();
   try {
     db_ = Db(path_, SQLITE_OPEN_READWRITE);
-  } catch (const InputError& e) {
+  } catch (const InputError&) {
     // Removed between its creation and this open: say so rather than SQLite's "cannot open".
-    if (!exists && !fs::exists(path_))
+    if (!exists && !fs::exists(path_) && !fs::is_symlink(path_))
       throw InputError(path_, "", "removed by another program while it was being created");
     throw;
   }

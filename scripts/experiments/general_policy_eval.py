@@ -78,12 +78,13 @@ def place(graph, devices, method, *extra):
 
 
 def generate(name, kind, params):
-    """The generated graph `kind` with `params` as OUT/name.json (written once)."""
+    """The generated graph `kind` with `params` as OUT/name.json (written once); a parameter
+    starting with "--" is an option of `graph generate` (--fixed-costs=4)."""
     path = os.path.join(OUT, f"{name}.json")
     if not os.path.exists(path):
         args = [DOPPLER, "graph", "generate", kind, "--out", path]
         for p in params:
-            args += ["-p", p]
+            args += [p] if p.startswith("--") else ["-p", p]
         subprocess.run(args, check=True, capture_output=True)
     return path
 
