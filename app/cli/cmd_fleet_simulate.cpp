@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <numeric>
@@ -237,7 +238,32 @@ double mean(const std::vector<double>& v) {
   return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
 
+// Where `compare` trains torta when no --policy is given (see runCompare).
+std::string onTheSpotPolicyPath(const FleetSimArgs& args) {
+  const std::string name = "torta-" + args.topology + "-" + std::to_string(::getpid()) + "-" +
+                           std::to_string(std::chrono::system_clock::now().time_since_epoch() /
+                                          std::chrono::milliseconds(1)) +
+                           ".pt";
+  if (args.record.noRecord) return (std::filesystem::temp_directory_path() / name).string();
+  const std::filesystem::path dir =
+      std::filesystem::absolute(resolveDbPath(args.record.db)).parent_path() / "checkpoints";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError(dir.string(), "", "cannot create the folder: " + ec.message());
+  return (dir / name).string();
+}
+
+// Removes a file when the command ends, however it ends.
+struct RemoveAtExit {
+  std::string path;
+  ~RemoveAtExit() {
+    std::error_code ec;
+    if (!path.empty()) std::filesystem::remove(path, ec);
+  }
+};
+
 void runCompare(const FleetSimArgs& args) {
+  RemoveAtExit removeAtExit;
   const fs::RunOptions o = runOptions(args);
   const std::vector<std::string> methods = splitMethods(args.methods);
   nlohmann::json extra = {{"seeds", args.seeds}, {"methods", methods}};
@@ -249,10 +275,11 @@ void runCompare(const FleetSimArgs& args) {
   fl::FleetTrainResult trained;
   if (torta && policy.empty()) {
     // No checkpoint: train one on the spot for this scenario (on seeds from 1000, never the
-    // compared ones) into a temporary file, and say so.
-    policy = (std::filesystem::temp_directory_path() /
-              ("doppler-torta-" + std::to_string(::getpid()) + ".pt"))
-                 .string();
+    // compared ones), and say where it is. A recorded comparison keeps it beside its session, in
+    // checkpoints/ as the studio's trainings do, so the run's `policy` stays a file one can reuse;
+    // without recording it is a temporary file, removed when the command ends.
+    policy = onTheSpotPolicyPath(args);
+    if (args.record.noRecord) removeAtExit.path = policy;
     fl::FleetTrainRequest request;
     request.scenario = o;
     request.config.episodes = args.trainEpisodes;
@@ -265,7 +292,8 @@ void runCompare(const FleetSimArgs& args) {
     bar.finish();
     extra["trained_episodes"] = trained.episodes_done;
   }
-  extra["policy"] = policy.empty() ? "" : absoluteIfFile(policy);
+  // A policy removed at the end is not named: the JSON would point at a file that is gone.
+  extra["policy"] = policy.empty() || !removeAtExit.path.empty() ? "" : absoluteIfFile(policy);
   RunRecording rec(args.record, fleetSpec("compare", o, extra),
                    sessions::fleetRunGraph(args.topology), sessions::fleetRunDevices(first));
   fs::Comparison c;
@@ -289,6 +317,8 @@ void runCompare(const FleetSimArgs& args) {
   }
   rec.save([&](sessions::RunStore& store, int64_t run) {
     store.setFigures(run, sessions::fleetCompareFigures(c));
+    if (extra.contains("trained_episodes"))
+      store.addCheckpointFile(run, policy, trained.episodes_done, "torta");
   });
   rec.finish();
   writeRecordedResult(
@@ -299,7 +329,8 @@ void runCompare(const FleetSimArgs& args) {
                               {"fidelity", args.fidelity},
                               {"seeds", args.seeds},
                               {"first_seed", o.seed},
-                              {"policy", policy},
+                              {"policy", extra["policy"]},
+                              {"trained_episodes", extra.value("trained_episodes", 0L)},
                               {"slots", o.slots},
                               {"load", loadJson(first, o)},
                               {"methods", table}};

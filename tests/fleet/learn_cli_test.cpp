@@ -2,6 +2,7 @@
 // module: the JSON, the run store, training on the spot, and bad checkpoints exiting 2.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/cli_fixture.h"
@@ -9,6 +10,7 @@
 namespace {
 
 using nlohmann::json;
+namespace fs = std::filesystem;
 
 class FleetLearnCli : public doppler::testing::CliFixture {
  protected:
@@ -59,14 +61,31 @@ TEST_F(FleetLearnCli, TrainIsRecordedAndTortaRunsInSimulateAndCompare) {
   EXPECT_TRUE(sawTrain) << list.out;
 }
 
+// Recorded, the policy trained on the spot is kept beside the session (checkpoints/) and listed
+// with the run; not recorded, it is a temporary file that the command removes.
 TEST_F(FleetLearnCli, CompareTrainsTortaOnTheSpotWithoutAPolicy) {
-  const auto r =
-      run("fleet compare -t abilene --slots 12 --seeds 1 --methods ot,torta "
-          "--train-episodes 1 --json --no-record");
+  const std::string compare =
+      "fleet compare -t abilene --slots 12 --seeds 1 --methods ot,torta --train-episodes 1 --json ";
+  const std::string db = path("s/runs.sqlite");
+  fs::create_directories(path("s"));
+  const auto r = run(compare + "--db " + db);
   ASSERT_EQ(r.status, 0) << r.err;
   const json j = json::parse(r.out);
-  EXPECT_FALSE(j["policy"].get<std::string>().empty());
   EXPECT_TRUE(j["methods"]["torta"].contains("mean_response_s"));
+  const fs::path policy = j["policy"].get<std::string>();
+  EXPECT_EQ(policy.parent_path(), fs::path(path("s/checkpoints")));
+  EXPECT_TRUE(fs::exists(policy)) << policy;
+  const auto show =
+      run("runs show " + std::to_string(j["run_id"].get<int64_t>()) + " --json --db " + db);
+  ASSERT_EQ(show.status, 0) << show.err;
+  EXPECT_EQ(json::parse(show.out)["checkpoints"][0]["path"], policy.string()) << show.out;
+
+  fs::create_directories(path("tmp"));
+  const auto n = run(compare + "--no-record", "TMPDIR=" + path("tmp"));
+  ASSERT_EQ(n.status, 0) << n.err;
+  EXPECT_EQ(json::parse(n.out)["policy"], "");
+  EXPECT_EQ(json::parse(n.out)["trained_episodes"], 1);
+  EXPECT_TRUE(fs::is_empty(path("tmp")));
 }
 
 TEST_F(FleetLearnCli, BadPoliciesExitTwoNamingTheProblem) {
