@@ -4,6 +4,7 @@
 // only (each translation unit that includes LibTorch costs ~20 s to compile; keep it at three).
 #include <torch/torch.h>
 
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "core/policy/episode.h"
@@ -72,8 +73,11 @@ void writeCheckpoint(const std::string& path, const Policy::Impl& impl, const nl
                      const std::vector<torch::Tensor>* extra = nullptr);
 // Reads the architecture (always) and metadata; loads parameters into `impl` when given (refusing
 // another architecture) and the optimiser's state when given and present. Returns the metadata.
+// Without `impl`, `make` (when given) builds one for the stored architecture to load into: one
+// read of the file for a policy whose architecture is known only from it.
 nlohmann::json readCheckpoint(const std::string& path, PolicyConfig* config, Policy::Impl* impl,
                               torch::optim::Optimizer* optimizer, bool* had_optimizer = nullptr,
-                              std::vector<torch::Tensor>* extra = nullptr);
+                              std::vector<torch::Tensor>* extra = nullptr,
+                              const std::function<Policy::Impl*(const PolicyConfig&)>& make = {});
 
 }  // namespace doppler::policy
