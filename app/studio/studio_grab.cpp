@@ -41,6 +41,11 @@ namespace doppler::studio {
 QStringList MainWindow::grabAll(const QString& dir) {
   QStringList files;
   QDir().mkpath(dir);
+  // The temporary sessions and files below live until every grab is done: when the user's own
+  // session could not be opened there is none to go back to, and the window stays on one of
+  // them (later grabs record into it); removed earlier, its runs and checkpoints went to a
+  // deleted file and a stray folder in /tmp.
+  QTemporaryDir scratch;
   // Every grab waits for the job runner, then lets posted resizes and repaints through.
   auto settle = [this] {
     waitSettled(60000);
@@ -65,8 +70,7 @@ QStringList MainWindow::grabAll(const QString& dir) {
   // What a new user sees first (first_start.h), on a copy of the shipped demo session (the
   // user's session stays untouched); then the window as it was, for the grabs below.
   if (const QString demo = shippedDemoSession(); !demo.isEmpty()) {
-    QTemporaryDir sessionDir;
-    const QString copy = sessionDir.filePath(QStringLiteral("demo-session.sqlite"));
+    const QString copy = scratch.filePath(QStringLiteral("demo-session.sqlite"));
     const QString previous = sessionPath();
     const QByteArray state = saveState();
     if (QFile::copy(demo, copy) && openSession(copy) && showFirstStart()) {
@@ -282,9 +286,8 @@ QStringList MainWindow::grabAll(const QString& dir) {
   // The runs dock and a comparison, on a temporary session (the user's stays untouched): the
   // graph placed by a heuristic and two seeded searches, the searches compared with it.
   {
-    QTemporaryDir sessionDir;
     const QString previous = sessionPath();
-    if (openSession(sessionDir.filePath(QStringLiteral("grab-session.sqlite")))) {
+    if (openSession(scratch.filePath(QStringLiteral("grab-session.sqlite")))) {
       const std::vector<int64_t> ids = recordSampleRuns();
       showRuns();
       resizeDocks({runsDock_}, {260}, Qt::Vertical);
@@ -303,8 +306,7 @@ QStringList MainWindow::grabAll(const QString& dir) {
   files << grabFleet(dir);
 
   // A bad file: the message names the file and the problem; the graph stays open.
-  QTemporaryDir tmp;
-  const QString bad = tmp.filePath(QStringLiteral("broken-graph.json"));
+  const QString bad = scratch.filePath(QStringLiteral("broken-graph.json"));
   QFile f(bad);
   if (f.open(QIODevice::WriteOnly)) {
     f.write(R"({"format": "dataflow-graph/1", "nodes": [{"id": "a", "flops": -5}], "edges": []})");
