@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -13,14 +12,6 @@
 
 namespace doppler::sessions {
 namespace fs = std::filesystem;
-
-std::string temporarySibling(const std::string& path) {
-  static std::atomic<unsigned> counter{0};
-  const fs::path p(path);
-  const std::string name = "." + p.filename().string() + ".new-" + std::to_string(::getpid()) +
-                           "-" + std::to_string(counter++);
-  return (p.parent_path() / name).string();
-}
 
 bool publishWithoutReplacing(const std::string& from, const std::string& to) {
   // renameat2's RENAME_NOREPLACE is one atomic step; file systems without it (EINVAL) get a hard

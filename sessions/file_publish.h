@@ -6,11 +6,11 @@
 // another process is already writing.
 #include <string>
 
+#include "core/common/temporary_name.h"
+
 namespace doppler::sessions {
 
-// A name beside `path` (same directory, so a link or rename stays on one file system) that no
-// other process or call uses: ".NAME.new-PID-N".
-std::string temporarySibling(const std::string& path);
+using doppler::temporarySibling;  // the temporary name beside a path (core/common)
 
 // Moves `from` to `to` unless `to` exists. Returns true if `from` is now at `to`; false if `to`
 // already existed (it is left as it was, and `from` is removed). Throws InputError naming `to`

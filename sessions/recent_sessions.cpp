@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/common/temporary_name.h"
 #include "core/graph/input_error.h"
 #include "sessions/user_paths.h"
 
@@ -26,15 +27,22 @@ void writeList(const std::string& dir, const std::vector<std::string>& paths) {
   const std::string file = listFile(dir);
   std::error_code ec;
   fs::create_directories(fs::path(file).parent_path(), ec);
-  const std::string tmp = file + ".tmp";
+  const std::string tmp = temporarySibling(file);
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     for (const std::string& p : paths) out << p << "\n";
     out.close();
-    if (!out) throw InputError(file, "", "cannot write the recent sessions list");
+    if (!out) {
+      fs::remove(tmp, ec);
+      throw InputError(file, "", "cannot write the recent sessions list");
+    }
   }
   fs::rename(tmp, file, ec);
-  if (ec) throw InputError(file, "", "cannot write the recent sessions list: " + ec.message());
+  if (ec) {
+    const std::string why = ec.message();
+    fs::remove(tmp, ec);
+    throw InputError(file, "", "cannot write the recent sessions list: " + why);
+  }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "core/common/temporary_name.h"
 #include "core/graph/input_error.h"
 
 namespace doppler::cli {
@@ -31,7 +32,7 @@ void writeOutput(const std::string& path, const std::string& text) {
     return;
   }
   // Write beside the target and rename, so a failed write never leaves a half file behind.
-  const std::string tmp = path + ".tmp";
+  const std::string tmp = temporarySibling(path);
   std::ofstream out(tmp, std::ios::binary);
   if (!out) throw InputError(path, "", std::string("cannot write: ") + std::strerror(errno));
   out << text;

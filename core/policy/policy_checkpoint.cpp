@@ -2,6 +2,7 @@
 // and for the trainer the optimiser's state and its best parameters so far.
 #include <filesystem>
 
+#include "core/common/temporary_name.h"
 #include "core/graph/input_error.h"
 #include "core/policy/policy_impl.h"
 
@@ -75,16 +76,21 @@ void writeCheckpoint(const std::string& path, const Policy::Impl& impl, const nl
 }
 
 void saveArchiveAtomically(torch::serialize::OutputArchive& archive, const std::string& path) {
-  const std::string tmp = path + ".tmp";
+  const std::string tmp = temporarySibling(path);
+  std::error_code ec;
   try {
     archive.save_to(tmp);
   } catch (const c10::Error& e) {
+    std::filesystem::remove(tmp, ec);  // a disk that filled up mid-write: no stray part-file
     throw InputError(path, "",
                      "cannot write the checkpoint: " + std::string(e.what_without_backtrace()));
   }
-  std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
-  if (ec) throw InputError(path, "", "cannot write the checkpoint: " + ec.message());
+  if (ec) {
+    const std::string why = ec.message();
+    std::filesystem::remove(tmp, ec);
+    throw InputError(path, "", "cannot write the checkpoint: " + why);
+  }
 }
 
 nlohmann::json readCheckpoint(const std::string& path, PolicyConfig* config, Policy::Impl* impl,

@@ -333,6 +333,36 @@ TEST_F(Cli, GenerateInThePapersCostConvention) {
   expectBadInput(gen + "--fixed-costs 4 -d 4xNope", {"4xNope"});
 }
 
+// Several commands given the same --out at once: each writes its own temporary file and renames
+// it into place, so every one succeeds and the file is one of their outputs whole (with one
+// shared "x.tmp" they truncated each other's and the losers' renames failed).
+TEST_F(Cli, ConcurrentWritersOfOneOutputEachLeaveAWholeFile) {
+  fs::create_directories(path("out"));
+  const std::string target = path("out/g.json");
+  std::string script = "cd " + path("out") + " && for i in 2 3 4 5 6 2 3 4 5 6 2 3; do " +
+                       std::string(DOPPLER_CLI) +
+                       " graph generate ffnn -p layers=$i --out g.json 2>err$i-$$-$RANDOM & "
+                       "done; wait";
+  for (int round = 0; round < 5; ++round) {
+    ASSERT_EQ(std::system(("bash -c '" + script + "'").c_str()), 0);
+    std::set<int> sizes;
+    for (int layers = 2; layers <= 6; ++layers) {
+      const json g =
+          json::parse(run("graph generate ffnn -p layers=" + std::to_string(layers)).out);
+      sizes.insert(static_cast<int>(g["nodes"].size()));
+    }
+    const json written = json::parse(slurp(target));  // whole: it parses
+    EXPECT_TRUE(sizes.count(static_cast<int>(written["nodes"].size())));
+    for (const auto& f : fs::directory_iterator(path("out"))) {
+      const std::string name = f.path().filename().string();
+      if (name == "g.json") continue;
+      EXPECT_EQ(name.rfind("err", 0), 0u) << "left behind: " << name;
+      EXPECT_EQ(fs::file_size(f.path()), 0u) << name << ": " << slurp(f.path().string());
+      fs::remove(f.path());
+    }
+  }
+}
+
 TEST_F(Cli, FailedWriteKeepsThePreviousFile) {
   const std::string out = write("result.json", "previous");
   // The output's directory vanishes: the write fails cleanly, nothing is half-written.
