@@ -98,6 +98,17 @@ TEST_F(ConcurrentOpen, EveryWriterOpeningAnExistingSessionTogetherRecordsItsRun)
   EXPECT_EQ(finishedRuns(file), 12 * kWriters);
 }
 
+// An empty file is a new session to SQLite, made in place (it is already there): the writers
+// race to switch it to write-ahead logging, which SQLite refuses at once while another reads it.
+TEST_F(ConcurrentOpen, EveryWriterStartingOnAnEmptyFileTogetherRecordsItsRun) {
+  for (int round = 0; round < 12; ++round) {
+    const std::string file = path("empty-" + std::to_string(round) + ".sqlite");
+    { std::ofstream touch(file); }
+    EXPECT_EQ(recordAtOnce(file), kWriters) << "round " << round;
+    EXPECT_EQ(finishedRuns(file), kWriters) << "round " << round;
+  }
+}
+
 // A session is created under another name and appears at its path only complete: a creation
 // that fails leaves nothing behind, neither at the path nor beside it.
 TEST_F(ConcurrentOpen, AFailedCreationLeavesNothingBehind) {
