@@ -7,6 +7,8 @@
 #include <cmath>
 #include <map>
 
+#include "core/common/temporary_name.h"
+#include "sessions/file_publish.h"
 #include "sessions/queries.h"
 #include "sessions/user_paths.h"
 
@@ -17,17 +19,22 @@ namespace {
 const QString kSessionName = QStringLiteral("demo-session.sqlite");
 const QString kCheckpointName = QStringLiteral("demo-policy.pt");
 
+// A scratch name beside `path` no other process uses: two studios making their first start at
+// once must not remove or rename each other's half-made copies.
+QString scratchBeside(const QString& path) {
+  return QString::fromStdString(temporarySibling(path.toStdString()));
+}
+
 // Copies through a scratch name and renames, so a copy cut short never passes for a session;
 // the result is the user's (writable whatever the shipped file's mode was).
 bool copyFile(const QString& from, const QString& to) {
-  const QString part = to + QStringLiteral(".part");
-  QFile::remove(part);
+  const QString part = scratchBeside(to);
   if (!QFile::copy(from, part)) return false;
   QFile::setPermissions(part, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
                                   QFileDevice::ReadGroup | QFileDevice::ReadOther);
-  if (QFile::rename(part, to)) return true;
+  if (QFile::rename(part, to)) return true;  // Qt's rename never replaces `to`
   QFile::remove(part);
-  return false;
+  return QFileInfo::exists(to);  // put there meanwhile by another first start: the same file
 }
 
 }  // namespace
@@ -59,7 +66,7 @@ bool installDemoSession(QString* error, const QString& demo) {
     if (withCheckpoint && !copyFile(checkpoint, checkpointCopy))
       throw std::runtime_error("cannot copy " + checkpoint.toStdString());
     // The session last: once it exists the next start leaves everything alone.
-    const QString part = target + QStringLiteral(".demo");
+    const QString part = scratchBeside(target);
     if (!copyFile(demo, part)) throw std::runtime_error("cannot copy " + demo.toStdString());
     {
       sessions::RunStore store(part.toStdString());
@@ -72,11 +79,9 @@ bool installDemoSession(QString* error, const QString& demo) {
                                     checkpoints.empty() ? "" : checkpoints.back().label);
           }
     }
-    if (!QFile::rename(part, target)) {
-      QFile::remove(part);
-      throw std::runtime_error("cannot create " + target.toStdString());
-    }
-    return true;
+    // Never over a session that appeared meanwhile: publishWithoutReplacing is atomic about it
+    // (another studio's first start won the race: that one shows the demo, this one opens it).
+    return sessions::publishWithoutReplacing(part.toStdString(), target.toStdString());
   } catch (const std::exception& e) {
     if (error)
       *error = QCoreApplication::translate("FirstStart", "The demo session was not copied: %1")

@@ -9,6 +9,10 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
+#include <latch>
+#include <thread>
+#include <vector>
 
 #include "app/studio/main_window.h"
 #include "app/studio/runs_controller.h"
@@ -140,6 +144,45 @@ class FirstStartTest : public QObject {
     QVERIFY(error.isEmpty());
     QVERIFY(!QFileInfo::exists(QString::fromStdString(sessions::defaultSessionPath())));
     qunsetenv("DOPPLER_STUDIO_DB");
+    qputenv("XDG_DATA_HOME", data_.path().toLocal8Bit());
+  }
+
+  // Studios making their first start at the same moment: one installs the demo, the others see
+  // it there; none reports an error or leaves a half-made copy beside it.
+  void studiosStartingTogetherInstallTheDemoOnce() {
+    QTemporaryDir other;
+    qputenv("XDG_DATA_HOME", other.path().toLocal8Bit());
+    const QString demo = studio::shippedDemoSession();
+    QVERIFY(!demo.isEmpty());
+    constexpr int kStudios = 6;
+    for (int round = 0; round < 4; ++round) {
+      QDir(other.path()).removeRecursively();
+      QDir().mkpath(other.path());
+      std::vector<int> installed(kStudios, 0);
+      std::vector<QString> errors(kStudios);
+      std::latch go(kStudios);
+      std::vector<std::thread> studios;
+      for (int i = 0; i < kStudios; ++i)
+        studios.emplace_back([&, i] {
+          go.arrive_and_wait();
+          installed[i] = studio::installDemoSession(&errors[i], demo) ? 1 : 0;
+        });
+      for (std::thread& t : studios) t.join();
+      QCOMPARE(std::count(installed.begin(), installed.end(), 1), 1L);
+      for (const QString& e : errors) QVERIFY2(e.isEmpty(), qPrintable(e));
+      QStringList left =
+          QDir(QFileInfo(QString::fromStdString(sessions::defaultSessionPath())).absolutePath())
+              .entryList(QDir::Files | QDir::Hidden);
+      left.removeAll(QStringLiteral("runs.sqlite"));
+      left.removeAll(QStringLiteral("demo-policy.pt"));
+      QVERIFY2(left.isEmpty(), qPrintable(left.join(QStringLiteral(", "))));
+      {
+        sessions::OpenOptions readOnly;
+        readOnly.mode = sessions::OpenMode::ReadOnly;
+        sessions::RunStore store(sessions::defaultSessionPath(), readOnly);
+        QCOMPARE(countKind(sessions::listRuns(store), "place"), 3);
+      }
+    }
     qputenv("XDG_DATA_HOME", data_.path().toLocal8Bit());
   }
 };
