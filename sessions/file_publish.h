@@ -6,11 +6,9 @@
 // another process is already writing.
 #include <string>
 
-#include "core/common/temporary_name.h"
+#include "core/common/temporary_name.h"  // temporarySibling: the name to build the file under
 
 namespace doppler::sessions {
-
-using doppler::temporarySibling;  // the temporary name beside a path (core/common)
 
 // Moves `from` to `to` unless `to` exists. Returns true if `from` is now at `to`; false if `to`
 // already existed (it is left as it was, and `from` is removed). Throws InputError naming `to`

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/graph/input_error.h"
+#include "sessions/file_publish.h"
 #include "sessions/user_paths.h"
 
 namespace doppler::sessions {
@@ -52,8 +53,7 @@ void Session::copyTo(const std::string& target) {
   if (::access(dir.c_str(), W_OK) != 0)
     throw InputError(target, "", "cannot write: directory " + dir.string() + " is not writable");
 
-  const std::string tmp = target + ".saving-" + std::to_string(::getpid());
-  fs::remove(tmp, ec);
+  const std::string tmp = temporarySibling(target);
   try {
     {
       Db dst(tmp, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
@@ -71,10 +71,7 @@ void Session::copyTo(const std::string& target) {
     fs::rename(tmp, target, ec);
     if (ec) throw InputError(target, "", "cannot write: " + ec.message());
   } catch (...) {
-    fs::remove(tmp, ec);
-    fs::remove(tmp + "-wal", ec);
-    fs::remove(tmp + "-shm", ec);
-    fs::remove(tmp + "-journal", ec);
+    removeDatabaseFiles(tmp);
     throw;
   }
 }

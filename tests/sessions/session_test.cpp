@@ -127,7 +127,7 @@ TEST_F(SessionFiles, CopyToReplacesATargetOnlyWithACompleteCopy) {
   EXPECT_THROW(s.copyTo(path("a.sqlite")), InputError);
   EXPECT_THROW(s.copyTo(path("missing-dir/x.sqlite")), InputError);
   for (const auto& e : fs::directory_iterator(dir()))
-    EXPECT_EQ(e.path().filename().string().find(".saving-"), std::string::npos) << e.path();
+    EXPECT_EQ(e.path().filename().string().find(".new-"), std::string::npos) << e.path();
 }
 
 TEST_F(SessionFiles, DefaultSessionFollowsXdgDataHome) {
