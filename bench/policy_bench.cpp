@@ -17,7 +17,9 @@
 #include "core/heuristics/method.h"
 #include "core/heuristics/search_start.h"
 #include "core/policy/features.h"
+#include "core/policy/network_forward.h"
 #include "core/policy/policy.h"
+#include "core/policy/rollout.h"
 #include "core/sim/cost_table.h"
 #include "core/sim/simulator.h"
 #include "core/train/trainer.h"
@@ -60,7 +62,7 @@ BENCHMARK(BM_GreedyEpisode)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseR
 // side by side, critical-path and local search (5,000 and 500,000 evaluations) on the same graph.
 void BM_GeneralPolicyPlacement(benchmark::State& state) {
   policy::setComputeThreads(1);
-  policy::keepTensorMemory();  // as the CLI and the studio load it (through the LibTorch module)
+  policy::keepPlacementMemory();  // as the CLI and the studio load it (through the LibTorch module)
   // DOPPLER_BENCH_POLICY times another checkpoint the same way (an earlier shipped policy, side by
   // side with the current one).
   const char* other = std::getenv("DOPPLER_BENCH_POLICY");
@@ -75,6 +77,25 @@ void BM_GeneralPolicyPlacement(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_GeneralPolicyPlacement)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The same policy through the plain forward pass (network_forward.h) that placing uses, on the
+// same BLAS with the same one thread: the LibTorch one above is its baseline.
+void BM_GeneralPolicyPlacementPlain(benchmark::State& state) {
+  policy::setComputeThreads(1);
+  const char* other = std::getenv("DOPPLER_BENCH_POLICY");
+  const policy::Policy p = policy::Policy::load(
+      other != nullptr && *other != 0 ? std::string(other)
+                                      : fleet::resourcesDir() + "/policies/general.pt");
+  const policy::NetworkWeights w =
+      policy::weightsFromParameters(p.config(), p.parameters(), {}, "general.pt");
+  policy::EpisodeOptions o;
+  o.record_probs = false;
+  for (auto _ : state) {
+    const policy::GraphFeatures f = policy::graphFeatures(layer().costs);
+    benchmark::DoNotOptimize(policy::runEpisode(policy::networkScores(w, f), layer().costs, f, o));
+  }
+}
+BENCHMARK(BM_GeneralPolicyPlacementPlain)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_HeuristicPlacement(benchmark::State& state, const char* method, long budget) {
   const Method& m = findMethod(method);
@@ -109,7 +130,7 @@ void BM_SearchFrom(benchmark::State& state, const char* start) {
   static EightGpuBlock block;
   static const bool registered = [] {
     policy::setComputeThreads(1);
-    policy::keepTensorMemory();
+    policy::keepPlacementMemory();
     auto p = std::make_shared<policy::Policy>(
         policy::Policy::load(fleet::resourcesDir() + "/policies/general.pt"));
     // The policy linked into this benchmark, as the CLI's "doppler" start runs it through the

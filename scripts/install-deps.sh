@@ -16,6 +16,9 @@ packages=(
   # LibTorch (core/policy, core/train) and OpenBLAS: without libopenblas0-pthread, Debian's
   # LibTorch runs matrix products on the generic reference BLAS (~20x slower).
   libtorch-dev libopenblas0-pthread
+  # Placing with a policy without LibTorch (core/policy/network_forward.cpp): CBLAS's header and
+  # libblas.so, which is OpenBLAS once libopenblas0-pthread is installed.
+  libblas-dev
   # core/train/distributed.cpp: the Gloo headers that c10d's ProcessGroupGloo.hpp includes.
   libgloo-dev
   # core/fleet: LEMON's network simplex for exact optimal transport (core/fleet/ot), and CBC for

@@ -70,5 +70,6 @@ void addTrainCommands(CLI::App& app);  // `doppler train`, `doppler eval`
 void addFleetCommands(CLI::App& app);  // `doppler fleet ...` (fleet_cli.h)
 void addExecCommand(CLI::App& app);    // `doppler exec`: real execution (core/exec)
 void addCalibrateCommand(CLI::App& app);
+void addPolicyCommands(CLI::App& app);  // `doppler policy export|show` (cmd_policy.cpp)
 
 }  // namespace doppler::cli

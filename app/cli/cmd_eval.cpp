@@ -11,11 +11,13 @@
 #include "core/graph/input_error.h"
 #include "core/policy/episode_trace.h"
 #include "core/policy/features.h"
+#include "core/policy/network_forward.h"
 #include "core/sim/lower_bound.h"
 #include "core/sim/simulator.h"
 #include "core/train/evaluation.h"
 #include "core/train/expected_improvement.h"
 #include "core/train/general_policy_start.h"
+#include "core/train/loaded_policy.h"
 #include "core/train/torch_module.h"
 #include "core/train/train_recording.h"
 #include "decision_cli.h"
@@ -74,9 +76,10 @@ policy::EpisodeResult episodeOf(const policy::TracedEpisode& t) {
 
 namespace {
 
-// resources/data/policies/general.pt (or its installed copy), and whether it is there.
+// resources/data/policies/general.weights (or its installed copy), and whether it is there: the
+// weights exported from general.pt, which place without loading LibTorch.
 std::pair<std::string, bool> shippedPolicyFile() {
-  std::string path = fleet::resourcesDir() + "/policies/general.pt";
+  std::string path = fleet::resourcesDir() + "/policies/general.weights";
   std::error_code ec;
   const bool present = std::filesystem::is_regular_file(path, ec);
   return {std::move(path), present};
@@ -92,7 +95,6 @@ std::string shippedGeneralPolicy() {
 }
 
 void registerShippedPolicyStart() {
-  if (!train::torchModuleBuiltIn()) return;
   if (auto [path, present] = shippedPolicyFile(); present) train::registerGeneralPolicyStart(path);
 }
 
@@ -103,13 +105,13 @@ void runEval(const EvalArgs& given) {
   if (!args.overrides.empty() && args.samples != 1)
     throw InputError("", "--override",
                      "replays the greedy episode, so it takes --samples 1 (the default)");
-  const train::TorchModule& torch = train::loadTorchModule();
-  const std::unique_ptr<train::LoadedPolicy> pol = torch.loadPolicy(args.policy);
+  // Exported weights place without loading LibTorch; a checkpoint loads it to read the file.
+  const std::unique_ptr<train::LoadedPolicy> pol = train::openPolicy(args.policy);
   const nlohmann::json& meta = pol->meta();
   DataflowGraph g = loadGraph(args.graph);
   DeviceSet d = loadDevices(args.devices);
   checkFits(g, args.graph, d);
-  torch.setComputeThreads(args.threads);
+  policy::setBlasThreads(args.threads);
   CostTable costs(g, d);
   SimOptions sim;
   sim.model = parseCostModel(args.costModel);

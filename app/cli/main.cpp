@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   doppler::cli::addFleetCommands(app);
   doppler::cli::addExecCommand(app);
   doppler::cli::addCalibrateCommand(app);
+  doppler::cli::addPolicyCommands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

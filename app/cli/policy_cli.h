@@ -35,11 +35,10 @@ struct EvalArgs {
 };
 // `doppler eval`, and `doppler place --method doppler` (which places with the shipped policy).
 void runEval(const EvalArgs& args);
-// resources/data/policies/general.pt (or its installed copy); InputError when it is missing.
+// resources/data/policies/general.weights (or its installed copy); InputError when it is missing.
 std::string shippedGeneralPolicy();
-// Lets local search start from the shipped general policy (`--param start=doppler`) where this
-// build has the LibTorch module and the checkpoint is there; nothing is loaded until a search
-// uses it.
+// Lets local search start from the shipped general policy (`--param start=doppler`) where its
+// weights are there; nothing is loaded until a search uses it.
 void registerShippedPolicyStart();
 
 }  // namespace doppler::cli

@@ -95,7 +95,8 @@ class MainWindow : public QMainWindow {
   bool startStepper(StepperSource source);
   bool startStepperFromRun(int64_t run);
   void startStepperFromPolicy(const QString& path);
-  // resources/data/policies/general.pt, or "" when it is missing or the build has no LibTorch.
+  // resources/data/policies/general.weights (the shipped policy for placing, no LibTorch needed),
+  // or "" when it is missing.
   static QString shippedGeneralPolicyPath();
   // The training dashboard (main_window_training.cpp).
   TrainingController* trainingController() const { return training_; }

@@ -67,8 +67,8 @@ void MainWindow::buildDocks() {
   if (const QString general = shippedGeneralPolicyPath(); !general.isEmpty())
     train::registerGeneralPolicyStart(general.toStdString());
   tuner_ = new TunerWidget;
-  // The shipped general policy, where this build can run it (LibTorch built in, the checkpoint
-  // present): a method of the tuner and of the toolbar's list like any heuristic.
+  // The shipped general policy, where its weights are installed (any build: placing needs no
+  // LibTorch): a method of the tuner and of the toolbar's list like any heuristic.
   if (const QString general = shippedGeneralPolicyPath(); !general.isEmpty()) {
     document_->setGeneralPolicy(general);
     const QString id = QString::fromLatin1(kGeneralPolicyMethod);

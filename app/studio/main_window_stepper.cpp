@@ -18,6 +18,7 @@
 #include "app/studio/stepper_session.h"
 #include "app/studio/studio_document.h"
 #include "core/fleet/world/topology.h"
+#include "core/train/loaded_policy.h"
 #include "core/train/torch_module.h"
 #include "sessions/queries.h"
 #include "sessions/run_store.h"
@@ -271,8 +272,8 @@ bool MainWindow::startStepperFromRun(int64_t run) {
 }
 
 QString MainWindow::shippedGeneralPolicyPath() {
-  if (!train::torchModuleBuiltIn()) return {};
-  const QString path = QString::fromStdString(fleet::resourcesDir() + "/policies/general.pt");
+  // The weights exported from general.pt: placing with them needs no LibTorch.
+  const QString path = QString::fromStdString(fleet::resourcesDir() + "/policies/general.weights");
   return QFileInfo::exists(path) ? path : QString();
 }
 
@@ -285,8 +286,7 @@ void MainWindow::startStepperFromPolicy(const QString& path) {
   jobs_->start<std::shared_ptr<const policy::PolicyScores>>(
       JobSlot::Stepper,
       [path, costs = s->costs](const JobContext&) {
-        const train::TorchModule& torch = train::loadTorchModule();
-        const auto policy = torch.loadPolicy(path.toStdString());
+        const auto policy = train::openPolicy(path.toStdString());
         return std::make_shared<const policy::PolicyScores>(
             policy->scores(policy::graphFeatures(*costs)));
       },

@@ -14,6 +14,7 @@
 #include "core/pipeline/place_and_simulate.h"
 #include "core/policy/features.h"
 #include "core/train/expected_improvement.h"
+#include "core/train/loaded_policy.h"
 #include "core/train/torch_module.h"
 #include "sessions/queries.h"
 #include "sessions/run_store.h"
@@ -175,10 +176,9 @@ void MainWindow::updateTrainingExpectation() {
       JobSlot::Preview,
       [graph = s->graph, costs = s->costs, sim = document_->settings().simOptions(),
        path = from.toStdString()](const JobContext&) {
-        const train::TorchModule& torch = train::loadTorchModule();
         const policy::GraphFeatures features = policy::graphFeatures(*costs);
         const train::ExpectedImprovement e = train::expectedImprovement(
-            torch.loadPolicy(path)->scores(features), *costs, features, sim);
+            train::openPolicy(path)->scores(features), *costs, features, sim);
         return QString::fromStdString(e.describe());
       },
       [this](QString text) { dashboard_->setExpectation(text); },

@@ -8,6 +8,7 @@
 #include "core/policy/features.h"
 #include "core/sim/lower_bound.h"
 #include "core/train/evaluation.h"
+#include "core/train/loaded_policy.h"
 #include "core/train/torch_module.h"
 
 namespace doppler::studio {
@@ -111,7 +112,7 @@ views::SnapshotPtr computePolicyPlacement(const PlacementInputs& in,
   const int samples = static_cast<int>(params.integer("samples"));
   std::lock_guard lock(policiesMutex);
   std::shared_ptr<const train::LoadedPolicy>& policy = loadedPolicies()[checkpoint];
-  if (!policy) policy = train::loadTorchModule().loadPolicy(checkpoint);
+  if (!policy) policy = train::openPolicy(checkpoint);
 
   const auto start = std::chrono::steady_clock::now();
   const CostTable& costs = *in.costs;

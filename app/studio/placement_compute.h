@@ -37,9 +37,9 @@ views::SnapshotPtr computePlacement(const PlacementInputs& in, const views::Plac
                                     const views::PlacementSnapshot* previous);
 
 // The shipped general policy as a tuner method (issue 16), named as `doppler place --method
-// doppler` names it. It is not in the heuristic registry (it needs the LibTorch module), so the
-// document places with it through computePolicyPlacement; the tuner lists it only where the module
-// is built in and the checkpoint exists (MainWindow::shippedGeneralPolicyPath).
+// doppler` names it. It is not in the heuristic registry (it loads a weights file), so the document
+// places with it through computePolicyPlacement; the tuner lists it only where the shipped
+// weights exist (MainWindow::shippedGeneralPolicyPath).
 inline constexpr const char* kGeneralPolicyMethod = "doppler";
 // Its one parameter, "samples": best of K episodes, the greedy one and K-1 sampled (the tuner's
 // seed seeds them), as `doppler eval --samples`.

@@ -230,8 +230,7 @@ void StudioDocument::recompute() {
   if (settings_.method == kGeneralPolicyMethod) {
     if (generalPolicy_.isEmpty()) {
       Q_EMIT computeFailed(
-          tr("Method doppler (the general policy) needs a build with LibTorch and "
-             "resources/data/policies/general.pt"));
+          tr("Method doppler (the general policy) needs resources/data/policies/general.weights"));
       return;
     }
     return startJob(JobSlot::Placement);

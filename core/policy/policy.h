@@ -70,11 +70,6 @@ class Policy {
 
 // LibTorch's intra-op threads and OpenBLAS's threads (0 leaves them as they are).
 void setComputeThreads(int threads);
-// For a process that loads a policy to place graphs (the CLI, the studio, the placement
-// benchmark; not training): glibc serves tensor-sized blocks from the heap and keeps freed heap,
-// so later placements reuse pages already touched (policy_network.cpp says why). Once per
-// process; call it before the policy's first tensor.
-void keepTensorMemory();
 // Runs a matrix product through LibTorch, then returns the path of the BLAS library mapped into
 // this process (from /proc/self/maps; empty if none is found). Should contain "openblas".
 std::string loadedBlasLibrary();

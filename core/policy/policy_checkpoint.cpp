@@ -4,6 +4,7 @@
 
 #include "core/common/temporary_name.h"
 #include "core/graph/input_error.h"
+#include "core/policy/network_weights.h"
 #include "core/policy/policy_impl.h"
 
 namespace doppler::policy {
@@ -99,6 +100,10 @@ nlohmann::json readCheckpoint(const std::string& path, PolicyConfig* config, Pol
                               const std::function<Policy::Impl*(const PolicyConfig&)>& make) {
   if (!std::filesystem::is_regular_file(path))
     throw InputError(path, "", "no such checkpoint file");
+  if (isWeightsFile(path))
+    throw InputError(path, "",
+                     "a policy's weights exported for placing (doppler policy export), not a "
+                     "training checkpoint: train from the checkpoint they were exported from");
   torch::serialize::InputArchive archive;
   try {
     archive.load_from(path);

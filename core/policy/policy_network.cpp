@@ -3,7 +3,6 @@
 // log-probabilities that training differentiates, the compute threads, and the allocator
 // settings of a process that places.
 #include <dlfcn.h>
-#include <malloc.h>
 
 #include <algorithm>
 #include <cmath>
@@ -362,23 +361,6 @@ void setComputeThreads(int threads) {
   using SetThreads = void (*)(int);
   if (auto fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
     fn(threads);
-}
-
-// A placement allocates and frees tensors of up to a few MB op after op. Under glibc's defaults
-// each one above the mmap threshold (128 KB at first; it rises only after such a block is freed,
-// and the trim threshold with it) is a fresh mapping whose pages fault in again, and freed heap
-// above the trim threshold goes back to the system. In a fresh process that made the first
-// placement of LLAMA-LAYER about 60 ms against 10 ms for the next ones; and how fast the next
-// ones were depended on the largest block a placement happened to free. Served from the heap, and
-// with freed heap kept, later tensors reuse pages already touched. The process keeps up to 512 MB
-// of freed heap in exchange; a policy is loaded to place many graphs (the studio) or one (the
-// CLI), so that is memory it would touch again.
-void keepTensorMemory() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    mallopt(M_MMAP_THRESHOLD, 256 << 20);
-    mallopt(M_TRIM_THRESHOLD, 512 << 20);
-  });
 }
 
 std::string loadedBlasLibrary() {

@@ -7,7 +7,7 @@
 #include "core/heuristics/search_start.h"
 #include "core/policy/features.h"
 #include "core/policy/rollout.h"
-#include "core/train/torch_module.h"
+#include "core/train/loaded_policy.h"
 
 namespace doppler::train {
 
@@ -22,7 +22,7 @@ class SharedPolicy {
 
   policy::PolicyScores scores(const policy::GraphFeatures& features) {
     std::lock_guard lock(mutex_);
-    if (!policy_) policy_ = loadTorchModule().loadPolicy(checkpoint_);
+    if (!policy_) policy_ = openPolicy(checkpoint_);
     return policy_->scores(features);
   }
 

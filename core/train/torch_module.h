@@ -6,6 +6,7 @@
 //
 //   const TorchModule& torch = loadTorchModule();   // dlopen on the first call
 //   auto policy = torch.loadPolicy("sim.pt");       // InputError naming the file if unreadable
+//   (or openPolicy in loaded_policy.h, which reads exported weights without the module)
 //   const PolicyScores scores = policy->scores(features);
 //   policy::Episode episode(costs, features, &scores);   // then step: ready(), place(), ...
 #include <cstdint>
@@ -25,29 +26,20 @@
 #include "core/policy/policy_config.h"
 #include "core/train/distributed.h"
 #include "core/train/general_trainer.h"
+#include "core/train/loaded_policy.h"
 #include "core/train/train_config.h"
 #include "core/train/train_job.h"
 #include "core/train/train_progress.h"
 
 namespace doppler::train {
 
-// A policy checkpoint, loaded by the module.
-class LoadedPolicy {
- public:
-  virtual ~LoadedPolicy() = default;
-  virtual const policy::PolicyConfig& architecture() const = 0;
-  // The metadata the trainer stored (stage, episodes_done, fingerprint, train_config, ...).
-  virtual const nlohmann::json& meta() const = 0;
-  // The network's outputs for one graph and device set (one forward pass; empty for a graph
-  // without nodes): an Episode steps through them, evaluateScores (evaluation.h) decides from them.
-  virtual policy::PolicyScores scores(const policy::GraphFeatures& features) const = 0;
-};
-
 class TorchModule {
  public:
   virtual ~TorchModule() = default;
-  // Reads a checkpoint completely (architecture, metadata, weights). Throws InputError naming the
-  // file when it is missing, not a Doppler policy checkpoint, or damaged.
+  // Reads a checkpoint completely (architecture, metadata, weights) into plain weights (placing
+  // runs without LibTorch from then on; see loaded_policy.h, whose openPolicy is the usual way in).
+  // Throws InputError naming the file when it is missing, not a Doppler policy checkpoint, or
+  // damaged.
   virtual std::unique_ptr<LoadedPolicy> loadPolicy(const std::string& checkpoint) const = 0;
   // runTraining (train_job.h), on the calling thread.
   virtual TrainResult train(const TrainRequest& request, const CancelToken& cancel,
@@ -91,13 +83,14 @@ bool torchModuleBuiltIn();
 // cross its interface is refused instead of misread. Bump the version whenever the interface
 // changes in a way the sizes do not show.
 constexpr uint64_t torchModuleAbi() {
-  uint64_t h = 4;  // interface version
+  uint64_t h = 5;  // interface version
   for (uint64_t size : {sizeof(TrainRequest),
                         sizeof(TrainConfig),
                         sizeof(TrainResult),
                         sizeof(TrainProgress),
                         sizeof(policy::PolicyScores),
                         sizeof(policy::PolicyConfig),
+                        sizeof(policy::NetworkWeights),
                         sizeof(policy::GraphFeatures),
                         sizeof(policy::EpisodeResult),
                         sizeof(DataflowGraph),

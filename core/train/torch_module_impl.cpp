@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/fleet/learn/fleet_ppo.h"
+#include "core/policy/network_forward.h"
 #include "core/policy/policy.h"
 #include "core/train/distributed.h"
 #include "core/train/general_trainer.h"
@@ -14,26 +15,14 @@
 namespace doppler::train {
 namespace {
 
-class CheckpointPolicy final : public LoadedPolicy {
- public:
-  explicit CheckpointPolicy(const std::string& path)
-      : policy_(policy::Policy::load(path, &meta_)) {}
-  const policy::PolicyConfig& architecture() const override { return policy_.config(); }
-  const nlohmann::json& meta() const override { return meta_; }
-  policy::PolicyScores scores(const policy::GraphFeatures& features) const override {
-    return policy_.scores(features);
-  }
-
- private:
-  nlohmann::json meta_;  // filled while policy_ loads (declared first)
-  policy::Policy policy_;
-};
-
 class Module final : public TorchModule {
  public:
   std::unique_ptr<LoadedPolicy> loadPolicy(const std::string& checkpoint) const override {
-    policy::keepTensorMemory();  // before the policy's first tensor
-    return std::make_unique<CheckpointPolicy>(checkpoint);
+    policy::keepPlacementMemory();  // before the first placement
+    nlohmann::json meta;
+    const policy::Policy p = policy::Policy::load(checkpoint, &meta);
+    return std::make_unique<LoadedPolicy>(
+        policy::weightsFromParameters(p.config(), p.parameters(), meta, checkpoint));
   }
   TrainResult train(const TrainRequest& request, const CancelToken& cancel,
                     const TrainProgressFn& progress) const override {

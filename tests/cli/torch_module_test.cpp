@@ -1,5 +1,6 @@
-// LibTorch is a module opened on first use (core/train/torch_module.h): `doppler place` and
-// `doppler --version` never load it, `doppler train` does, and a missing module is one clear line.
+// LibTorch is a module opened on first use (core/train/torch_module.h): `doppler place` (the
+// shipped general policy's exported weights included) and `doppler --version` never load it,
+// `doppler train` does, and a missing module is one clear line.
 // The dynamic loader's own log (LD_DEBUG=libs, on stderr) says which libraries a process loaded.
 #include <gtest/gtest.h>
 
@@ -29,7 +30,11 @@ class TorchModule : public doppler::testing::CliFixture {
 TEST_F(TorchModule, PlaceAndVersionDoNotLoadLibTorch) {
   for (const std::string& args :
        {std::string("--version"),
-        "place --graph " + kChain + " --devices 4 --method critical-path --no-record --json"}) {
+        "place --graph " + kChain + " --devices 4 --method critical-path --no-record --json",
+        "place --graph " + kChain + " --devices 4 --method doppler --no-record --json",
+        "place --graph " + kChain +
+            " --devices 4 --method local-search -p start=doppler --budget 200 --no-record --json",
+        "eval --graph " + kChain + " --devices 4 --no-record --json"}) {
     const std::string log = loaderLog(args);
     EXPECT_EQ(log.find("libtorch"), std::string::npos) << args << " loaded LibTorch";
     EXPECT_EQ(log.find("libdoppler_torch"), std::string::npos) << args << " opened the module";

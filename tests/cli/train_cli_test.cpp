@@ -112,6 +112,50 @@ TEST_F(TrainCli, TrainThenEvalPrintsPlaceJson) {
   EXPECT_EQ(json::parse(k.out)["evaluations"], 8);
 }
 
+// `doppler policy export` writes the weights that place without LibTorch; they place exactly as
+// the checkpoint does (both through the same forward pass), and `policy show` reads either file.
+TEST_F(TrainCli, ExportedWeightsPlaceAsTheirCheckpoint) {
+  const std::string ckpt = trained(), weights = path("sim.weights");
+  const Result x = run("policy export " + ckpt + " --out " + weights);
+  ASSERT_EQ(x.status, 0) << x.err;
+  const std::string eval = " --graph " + kFfnn + " --devices 3 --json --decisions --no-record";
+  const Result a = run("eval --policy " + ckpt + eval), b = run("eval --policy " + weights + eval);
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  const json ja = json::parse(a.out), jb = json::parse(b.out);
+  EXPECT_EQ(ja["assignment"], jb["assignment"]);
+  EXPECT_EQ(ja["makespan_us"], jb["makespan_us"]);
+  EXPECT_EQ(ja["decisions"], jb["decisions"]);
+  EXPECT_EQ(ja["policy"], jb["policy"]);  // the trainer's metadata travels with the weights
+
+  for (const std::string& file : {ckpt, weights}) {
+    const Result s = run("policy show " + file + " --json");
+    ASSERT_EQ(s.status, 0) << s.err;
+    const json j = json::parse(s.out);
+    EXPECT_EQ(j["architecture"]["hidden"], 16);
+    EXPECT_EQ(j["stage"], "sim");
+    EXPECT_EQ(j["episodes_done"], 16);
+    EXPECT_EQ(j["format"].get<std::string>().rfind("doppler-policy", 0), 0u) << j;
+  }
+  EXPECT_EQ(json::parse(run("policy show " + weights + " --json").out)["exported_from"], "sim.pt");
+  EXPECT_NE(run("policy show " + weights).out.find("hidden=16"), std::string::npos);
+
+  // Bad input: one line naming the file, exit 2; nothing half-written where the output goes.
+  std::ofstream(path("junk.weights")) << "doppler-policy-weights/1\n{\"architecture\": 3}\n";
+  expectBadInput("policy export " + path("missing.pt") + " --out " + path("m.weights"),
+                 {"missing.pt"});
+  expectBadInput("policy export " + weights + " --out " + path("again.weights"),
+                 {"sim.weights", "already a weights file"});
+  expectBadInput("policy show " + path("junk.weights"), {"junk.weights", "architecture"});
+  expectBadInput("policy export " + ckpt + " --out " + path("no/such/dir/x.weights"),
+                 {"x.weights"});
+  expectBadInput("train --graph " + kChain + " --devices 4 --stage sim --episodes 2 --from " +
+                     weights + " --out " + path("t.pt") + " --no-record",
+                 {"sim.weights", "exported"});
+  EXPECT_FALSE(fs::exists(path("m.weights")));
+  EXPECT_FALSE(fs::exists(path("again.weights")));
+}
+
 TEST_F(TrainCli, APolicyEvaluatesOnAnyGraphAndDeviceCount) {
   const std::string ckpt = trained();
   for (const std::string& target : {kFfnn + " --devices 8", kChain + " --devices 2"}) {

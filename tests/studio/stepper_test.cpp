@@ -208,9 +208,8 @@ class StepperTest : public QObject {
   // The shipped general policy steps through the demo graph without any training, and its greedy
   // episode places every node.
   void theShippedGeneralPolicyStepsWithoutTraining() {
-    if (!train::torchModuleBuiltIn()) QSKIP("built without LibTorch (DOPPLER_TORCH=OFF)");
     const QString general = MainWindow::shippedGeneralPolicyPath();
-    QVERIFY(general.endsWith(QStringLiteral("policies/general.pt")));
+    QVERIFY(general.endsWith(QStringLiteral("policies/general.weights")));
     w_->startStepperFromPolicy(general);
     QVERIFY(w_->jobs()->waitIdle(120000));
     QCOMPARE(session()->source().kind, StepperSource::Kind::Policy);
@@ -220,7 +219,6 @@ class StepperTest : public QObject {
   // The tuner's general policy (not a registry method) while the stepper follows the tuner: the
   // stepper steps through the policy's greedy episode, whose placement is the tuner's.
   void followsTheTunersGeneralPolicy() {
-    if (!train::torchModuleBuiltIn()) QSKIP("built without LibTorch (DOPPLER_TORCH=OFF)");
     auto* method = w_->findChild<QComboBox*>(QStringLiteral("method"));
     QVERIFY(method);
     const int i = method->findData(QStringLiteral("doppler"));

@@ -82,14 +82,15 @@ class TunerGeneralTest : public QObject {
     // The heuristic registry has no such method: a tuner nobody offers the policy to lacks it.
     TunerWidget bare;
     QVERIFY(!bare.hasMethod(id));
-    if (!train::torchModuleBuiltIn()) QVERIFY(general.isEmpty());
+    // Placing needs the exported weights only, so every build offers it (the repository has them).
+    QVERIFY(general.endsWith(QStringLiteral("policies/general.weights")));
   }
 
   // Selecting it places the demo graph at once as `doppler place --method doppler` does, and the
   // result shows like any method's.
   void selectingItPlacesAsPlaceMethodDoppler() {
     if (MainWindow::shippedGeneralPolicyPath().isEmpty())
-      QSKIP("no LibTorch in this build, or resources/data/policies/general.pt is missing");
+      QSKIP("resources/data/policies/general.weights is missing");
     const SnapshotPtr before = w_->document()->snapshot();
     const int points = w_->historyChart()->pointCount();
     QVERIFY(chooseGeneralPolicy());
@@ -113,7 +114,7 @@ class TunerGeneralTest : public QObject {
   // device set is placed at once too.
   void samplesSeedAndSimulationSettingsAsEval() {
     if (MainWindow::shippedGeneralPolicyPath().isEmpty())
-      QSKIP("no LibTorch in this build, or resources/data/policies/general.pt is missing");
+      QSKIP("resources/data/policies/general.weights is missing");
     QVERIFY(chooseGeneralPolicy());
     auto* samples = find<QSpinBox>("param_samples");
     QVERIFY(samples);
@@ -176,13 +177,13 @@ class TunerGeneralTest : public QObject {
   // Without a checkpoint the method places nothing and says why; the placement shown stays.
   void withoutThePolicyItReportsInsteadOfPlacing() {
     if (MainWindow::shippedGeneralPolicyPath().isEmpty())
-      QSKIP("no LibTorch in this build, or resources/data/policies/general.pt is missing");
+      QSKIP("resources/data/policies/general.weights is missing");
     const SnapshotPtr before = w_->document()->snapshot();
     w_->document()->setGeneralPolicy({});
     QSignalSpy failed(w_->document(), &StudioDocument::computeFailed);
     QVERIFY(chooseGeneralPolicy());
     QCOMPARE(failed.count(), 1);
-    QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("general.pt")));
+    QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("general.weights")));
     QCOMPARE(w_->document()->snapshot(), before);
   }
 };

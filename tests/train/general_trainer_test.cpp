@@ -99,7 +99,8 @@ TEST_F(GeneralTraining, TheShippedPolicyPlacesWithoutTraining) {
   EXPECT_EQ(p["method"], "doppler");
   EXPECT_GT(p["makespan_us"].get<double>(), 0);
   EXPECT_GE(p["makespan_us"].get<double>(), p["lower_bound_us"].get<double>());
-  EXPECT_NE(p["params"]["policy"].get<std::string>().find("policies/general.pt"), std::string::npos)
+  EXPECT_NE(p["params"]["policy"].get<std::string>().find("policies/general.weights"),
+            std::string::npos)
       << p["params"];
   EXPECT_TRUE(p["policy"]["general"].get<bool>());
   const auto evaluated = run("eval -g " + path("ffnn.json") + " -d 4 --json --no-record");

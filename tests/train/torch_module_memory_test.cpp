@@ -1,5 +1,5 @@
 // Loading a policy through the LibTorch module makes glibc serve tensor-sized blocks from the heap
-// and keep freed heap (policy::keepTensorMemory in policy_network.cpp: a fresh process's first
+// and keep freed heap (policy::keepPlacementMemory in network_forward.cpp: a fresh process's first
 // placement no longer faults in a new mapping for every large tensor). Checked through glibc's
 // own count of mapped blocks.
 #include <gtest/gtest.h>
