@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 secs="${1:-60}"
 DOPPLER_FUZZ_DEPS=1 scripts/install-deps.sh
 scripts/build.sh fuzz fuzz_graph_json fuzz_doppler_text fuzz_device_set fuzz_assignment \
-  fuzz_fleet_ot fuzz_fleet_world fuzz_onnx make_onnx_model
+  fuzz_fleet_ot fuzz_fleet_world fuzz_onnx fuzz_policy_weights make_onnx_model
 out=build/fuzz/work
 mkdir -p "$out" build/fuzz/findings
 # Seed corpora: the repository's own text graphs (tests/data, malformed ones included), the paper
@@ -14,7 +14,7 @@ mkdir -p "$out" build/fuzz/findings
 # own examples; for the fleet, the shipped topologies and the first lines of the shipped traces
 # (fuzz_fleet_world reads a topology when the first byte is even, a trace when it is odd: "0" and
 # "1" prefix the seeds) and small transport problems.
-targets="graph_json doppler_text device_set assignment fleet_ot fleet_world onnx"
+targets="graph_json doppler_text device_set assignment fleet_ot fleet_world onnx policy_weights"
 for target in $targets; do
   mkdir -p "$out/corpus_$target"
 done
@@ -44,6 +44,9 @@ echo '{"a": [0.2, 0.5, 0.3], "b": [0.3, 0.3, 0.4], "cost": [[0, 1, 2], [1, 0, 1]
   >"$out/corpus_fleet_ot/seed1.json"
 echo '{"a": [1, 2], "b": [2.5, 1, 0.5], "cost": [[0.5, 3, 1e3], [0, 2, 7]]}' >"$out/corpus_fleet_ot/seed2.json"
 echo '{"a": [1], "b": [4, 0], "cost": [[1, 0]], "note": "unbalanced"}' >"$out/corpus_fleet_ot/seed3.json"
+# Policy weights: a tiny architecture's (tests/data/policies; the shipped one is larger than
+# -max_len).
+cp tests/data/policies/tiny.weights "$out/corpus_policy_weights/"
 # ONNX: small models of each kind (an MLP, a Conv net, transformer blocks with fixed, dynamic and
 # external-data shapes).
 make_model=build/fuzz/tests/fuzz/make_onnx_model

@@ -231,8 +231,8 @@ void addEvalCommand(CLI::App& app) {
   CLI::App* eval = app.add_subcommand(
       "eval", "Place a graph with a trained policy (JSON as `place`, method \"doppler\")");
   eval->add_option("--policy,-P", e->policy,
-                   "Policy checkpoint (from `doppler train`); default: the shipped general "
-                   "policy");
+                   "Policy checkpoint (from `doppler train`) or its exported weights (`doppler "
+                   "policy export`); default: the shipped general policy");
   addGraphOptions(*eval, e->graph);
   addDeviceOptions(*eval, e->devices);
   eval->add_option("--samples,-k", e->samples,

@@ -101,7 +101,10 @@ NetworkWeights weightsFromParameters(
   w.meta = meta;
   auto slots = w.named();
   std::set<std::string> filled;
-  for (const auto& [name, values] : p) {
+  for (const auto& param : p) {
+    // Named, not a structured binding: clang 14 (the fuzz build) cannot capture one.
+    const std::string& name = param.first;
+    const std::vector<float>& values = param.second;
     auto it =
         std::find_if(slots.begin(), slots.end(), [&](const auto& s) { return s.name == name; });
     if (it == slots.end()) throw InputError(source, name, "not a parameter of this architecture");
@@ -172,6 +175,10 @@ NetworkWeights readWeightsFile(const std::string& path) {
     throw InputError(path, "", "no such policy weights file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "", "cannot open the policy weights file");
+  return parseWeights(in, path);
+}
+
+NetworkWeights parseWeights(std::istream& in, const std::string& path) {
   std::string line;
   if (!readLine(in, line, 64) || line != kWeightsFormat)
     throw InputError(

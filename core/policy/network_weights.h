@@ -9,6 +9,7 @@
 // one line of JSON ({"architecture": ..., "meta": ..., "tensors": [{"name", "shape"}, ...]}), then
 // every tensor's float32 values, little-endian, row-major, in the order listed.
 #include <cstdint>
+#include <istream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -62,6 +63,9 @@ void writeWeightsFile(const std::string& path, const NetworkWeights& weights);
 // damaged: a wrong format line, bad JSON, an architecture PolicyConfig refuses, tensors missing,
 // unknown, repeated or of the wrong shape, too few or too many bytes, values that are not finite.
 NetworkWeights readWeightsFile(const std::string& path);
+// The same from a stream (`source` names it in errors): what readWeightsFile and the fuzz target
+// (tests/fuzz/fuzz_policy_weights.cpp) run.
+NetworkWeights parseWeights(std::istream& in, const std::string& source);
 // Whether the file begins with the format line (false when it cannot be read).
 bool isWeightsFile(const std::string& path);
 

@@ -45,6 +45,8 @@ for phase in $phases; do
     --from "$from" --out "$out/general.pt" --json --no-record 2>/dev/null >"$out/sim$k.json"
   from="$out/general.pt"
 done
+# The weights that place (resources/data/policies/general.weights beside general.pt).
+"$doppler" policy export "$out/general.pt" --out "$out/general.weights"
 # One curve over the phases, and their summed time, as one run's JSON.
 python3 - "$out" "$k" <<'PY'
 import json, sys
@@ -89,4 +91,4 @@ if ((speedup > 0)); then
     python3 -c "print(f'| $w | $s | {$speedup/$s:.0f} |')"
   done
 fi
-log "checkpoints in $out (the shipped policy: general.pt)"
+log "checkpoints in $out (the shipped policy: general.pt, and general.weights exported from it)"
