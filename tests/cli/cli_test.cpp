@@ -204,6 +204,24 @@ TEST_F(Demo, ShowsCriticalPathWithTheEarliestJoinRule) {
             layer["makespan_us"]["critical-path"]);
 }
 
+// And a column of the shipped general policy (its exported weights, no LibTorch): the makespan
+// `place --method doppler` gives.
+TEST_F(Demo, ShowsTheShippedGeneralPolicy) {
+  const Result r = run("demo --budget 1 --json --no-shipped");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json block = json::parse(r.out)["results"][2];
+  ASSERT_EQ(block["workload"], "llama-block (generated)");
+  ASSERT_TRUE(block["makespan_us"].contains("doppler (general policy)")) << block.dump();
+  ASSERT_EQ(run("graph generate llama-block --out " + path("block.json")).status, 0);
+  const Result p = run("place --graph " + path("block.json") +
+                       " --devices 4xP100-PCIe -m doppler --json --no-record");
+  ASSERT_EQ(p.status, 0) << p.err;
+  EXPECT_DOUBLE_EQ(block["makespan_us"]["doppler (general policy)"].get<double>(),
+                   json::parse(p.out)["makespan_us"].get<double>());
+  EXPECT_GE(block["makespan_us"]["doppler (general policy)"].get<double>(),
+            block["lower_bound_us"].get<double>());
+}
+
 TEST_F(Cli, HelpEverywhere) {
   for (const char* sub : {"", "place", "simulate", "graph", "graph generate", "export-trace",
                           "demo", "methods", "runs", "runs list", "runs show", "runs compare",
