@@ -223,9 +223,10 @@ TEST_F(Demo, ShowsTheShippedGeneralPolicy) {
 }
 
 TEST_F(Cli, HelpEverywhere) {
-  for (const char* sub : {"", "place", "simulate", "graph", "graph generate", "export-trace",
-                          "demo", "methods", "runs", "runs list", "runs show", "runs compare",
-                          "runs export", "runs delete", "runs tag"}) {
+  for (const char* sub :
+       {"", "place", "simulate", "graph", "graph generate", "export-trace", "demo", "methods",
+        "runs", "runs list", "runs show", "runs compare", "runs export", "runs delete", "runs tag",
+        "policy", "policy export", "policy show"}) {
     Result r = run(std::string(sub) + " --help");
     EXPECT_EQ(r.status, 0) << sub;
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << sub;
