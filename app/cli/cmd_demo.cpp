@@ -108,7 +108,8 @@ void runDemo(const DemoArgs& args) {
     general = train::openPolicy(shippedGeneralPolicy());
     names.push_back(kPolicyColumn);
   } catch (const InputError& e) {
-    std::fprintf(stderr, "doppler demo: %s; going on without it\n", e.what());
+    std::fprintf(stderr, "doppler demo: no shipped general policy (%s); going on without it\n",
+                 e.file().c_str());
   }
   nlohmann::json results = nlohmann::json::array();
   std::vector<std::vector<std::string>> rows = {{"workload", "nodes", "bound"}};
