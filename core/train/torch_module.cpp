@@ -41,7 +41,8 @@ const TorchModule* open() {
   if (!torchModuleBuiltIn())
     throw InputError(kTorchModuleFile, "",
                      "not built in: this doppler was built without LibTorch (DOPPLER_TORCH=OFF), "
-                     "which train and eval need");
+                     "which training and reading checkpoints need (weights exported by `doppler "
+                     "policy export` place without it)");
   const std::vector<std::string> paths = candidates();
   for (const std::string& path : paths) {
     std::error_code ec;
