@@ -60,15 +60,19 @@ BENCHMARK(BM_GreedyEpisode)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseR
 // The shipped general policy placing LLAMA-LAYER as `doppler eval` and the studio's tuner do once
 // it is loaded: features, encoder and one greedy decode per placement. Beside it, as baselines run
 // side by side, critical-path and local search (5,000 and 500,000 evaluations) on the same graph.
+// The shipped checkpoint, or DOPPLER_BENCH_POLICY's (an earlier shipped policy, timed the same way
+// side by side with the current one).
+policy::Policy benchPolicy() {
+  const char* other = std::getenv("DOPPLER_BENCH_POLICY");
+  return policy::Policy::load(other != nullptr && *other != 0
+                                  ? std::string(other)
+                                  : fleet::resourcesDir() + "/policies/general.pt");
+}
+
 void BM_GeneralPolicyPlacement(benchmark::State& state) {
   policy::setComputeThreads(1);
-  policy::keepPlacementMemory();  // as the CLI and the studio load it (through the LibTorch module)
-  // DOPPLER_BENCH_POLICY times another checkpoint the same way (an earlier shipped policy, side by
-  // side with the current one).
-  const char* other = std::getenv("DOPPLER_BENCH_POLICY");
-  policy::Policy p = policy::Policy::load(other != nullptr && *other != 0
-                                              ? std::string(other)
-                                              : fleet::resourcesDir() + "/policies/general.pt");
+  policy::keepPlacementMemory();  // as the CLI and the studio open it (train::openPolicy)
+  const policy::Policy p = benchPolicy();
   policy::EpisodeOptions o;
   o.record_probs = false;
   for (auto _ : state) {
@@ -82,10 +86,8 @@ BENCHMARK(BM_GeneralPolicyPlacement)->Unit(benchmark::kMillisecond)->UseRealTime
 // same BLAS with the same one thread: the LibTorch one above is its baseline.
 void BM_GeneralPolicyPlacementPlain(benchmark::State& state) {
   policy::setComputeThreads(1);
-  const char* other = std::getenv("DOPPLER_BENCH_POLICY");
-  const policy::Policy p = policy::Policy::load(
-      other != nullptr && *other != 0 ? std::string(other)
-                                      : fleet::resourcesDir() + "/policies/general.pt");
+  policy::keepPlacementMemory();
+  const policy::Policy p = benchPolicy();
   const policy::NetworkWeights w =
       policy::weightsFromParameters(p.config(), p.parameters(), {}, "general.pt");
   policy::EpisodeOptions o;

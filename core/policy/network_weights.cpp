@@ -88,10 +88,7 @@ int64_t parameterCount(const PolicyConfig& c) {
 }
 
 int64_t NetworkWeights::parameterCount() const {
-  int64_t n = 0;
-  for (const auto& t : const_cast<NetworkWeights*>(this)->named())
-    n += static_cast<int64_t>(t.values->size());
-  return n;
+  return doppler::policy::parameterCount(config);
 }
 
 NetworkWeights weightsFromParameters(
