@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/graph/device_matching.h"
 #include "core/graph/input_error.h"
 #include "sessions/writer_identity.h"
 
@@ -185,6 +186,28 @@ PlacementDiff placementDiff(RunStore& store, int64_t a, int64_t b) {
   const PlacementRecord pa = loadPlacement(store, a), pb = loadPlacement(store, b);
   std::unordered_map<std::string, int> inB;
   for (const NodePlacement& n : pb.nodes) inB[n.node_id] = n.device;
+  // The nodes both runs place, with their devices, for the matching.
+  std::vector<int> devA, devB;
+  for (const NodePlacement& n : pa.nodes)
+    if (const auto it = inB.find(n.node_id); it != inB.end()) {
+      devA.push_back(n.device);
+      devB.push_back(it->second);
+    }
+  if (ra.device_set_id && rb.device_set_id) {
+    const DeviceSet setA = store.loadDeviceSet(*ra.device_set_id);
+    const DeviceSet setB =
+        *rb.device_set_id == *ra.device_set_id ? setA : store.loadDeviceSet(*rb.device_set_id);
+    if (sameDevices(setA, setB)) {
+      diff.device_map = matchDevices(setA, devA, devB);
+      for (int d = 0; d < static_cast<int>(diff.device_map.size()); ++d)
+        diff.devices_matched |= diff.device_map[d] != d;
+    }
+  }
+  auto matched = [&](int device) {
+    return device >= 0 && device < static_cast<int>(diff.device_map.size())
+               ? diff.device_map[device]
+               : device;
+  };
   std::set<std::string> seen;
   for (const NodePlacement& n : pa.nodes) {
     seen.insert(n.node_id);
@@ -194,7 +217,8 @@ PlacementDiff placementDiff(RunStore& store, int64_t a, int64_t b) {
       continue;
     }
     ++diff.compared;
-    if (it->second != n.device) diff.moved.push_back({n.node_id, n.device, it->second});
+    diff.moved_before_matching += it->second != n.device;
+    if (matched(it->second) != n.device) diff.moved.push_back({n.node_id, n.device, it->second});
   }
   for (const NodePlacement& n : pb.nodes)
     if (!seen.count(n.node_id)) diff.only_in_b.push_back(n.node_id);

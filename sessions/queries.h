@@ -42,15 +42,23 @@ PlacementRecord loadPlacement(RunStore& store, int64_t run);
 
 struct MovedNode {
   std::string node_id;
-  int from = -1, to = -1;  // device in run a, in run b
+  int from = -1, to = -1;  // device in run a, in run b (as run b recorded it)
 };
 // Nodes are matched by id, so runs on different graphs still compare where their nodes agree.
+// When both runs are on the same device set, run b's interchangeable devices are first matched
+// to run a's (core/graph/device_matching.h): a node moved when the device it has in run b is not
+// the one matched with its device in run a, so renamed identical GPUs are not moves.
 struct PlacementDiff {
   int64_t a = 0, b = 0;
   bool same_graph = false;
   int compared = 0;              // nodes placed in both runs
   std::vector<MovedNode> moved;  // in run a's node order
   std::vector<std::string> only_in_a, only_in_b;
+  // device_map[d]: run a's device that run b's device d was matched with (identity when no
+  // device was matched; empty when the runs' device sets differ or are not stored).
+  std::vector<int> device_map;
+  bool devices_matched = false;   // device_map is not the identity
+  int moved_before_matching = 0;  // nodes whose device index differs
 };
 PlacementDiff placementDiff(RunStore& store, int64_t a, int64_t b);
 

@@ -25,6 +25,8 @@ json diffJson(const PlacementDiff& d) {
           {"same_graph", d.same_graph},
           {"compared", d.compared},
           {"moved", moved},
+          {"moved_before_matching", d.moved_before_matching},
+          {"device_map", d.device_map},
           {"only_in_a", d.only_in_a},
           {"only_in_b", d.only_in_b}};
 }
@@ -253,6 +255,9 @@ std::string compareText(const Comparison& c) {
   for (const PlacementDiff& d : c.diffs) {
     s << "\nplacement run " << d.a << " -> run " << d.b << ": " << d.moved.size() << " of "
       << d.compared << " nodes moved"
+      << (d.devices_matched ? " after matching identical devices (" +
+                                  std::to_string(d.moved_before_matching) + " before)"
+                            : std::string())
       << (d.same_graph ? "" : " (different graphs: nodes matched by id)") << "\n";
     std::vector<std::vector<std::string>> moved = {
         {"  node", "run " + std::to_string(d.a), "run " + std::to_string(d.b)}};

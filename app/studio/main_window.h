@@ -118,12 +118,11 @@ class MainWindow : public QMainWindow {
   void showRuns();
   void compareRuns(const QList<qint64>& ids);
   // The first start (main_window_first_start.cpp): true when this window copied the demo session
-  // to the user's default session. showFirstStart() arranges the docks over the open session: the
-  // runs, its training run's curves, its heuristics compared in the Comparison dock.
+  // to the user's default session. showFirstStart() arranges the docks over the open session:
+  // the tuner, the runs (its heuristics selected, not compared), its training run's curves in
+  // the hidden Training dock.
   bool firstStart() const { return firstStart_; }
   bool showFirstStart();
-  QDockWidget* comparisonDock() const { return comparisonDock_; }
-  views::RunCompareView* dockedComparison() const { return dockedComparison_; }
   // Run > Execute on CPU (main_window_execute.cpp): runs the current placement for real on the
   // job runner's Execution slot; the timeline then shows the measured run (measured()) until the
   // next placement.
@@ -197,6 +196,7 @@ class MainWindow : public QMainWindow {
   void buildRuns();
   void addSessionActions(QMenu* file);
   void rememberSession();
+  // Shows the comparison window's second run against the shown placement on the graph.
   void markMovedNodes(const QStringList& ids);
   std::vector<int64_t> recordSampleRuns();  // for the grabs
   // main_window_training.cpp: the training dashboard's dock.
@@ -269,8 +269,6 @@ class MainWindow : public QMainWindow {
   views::RunCompareView* runCompare_ = nullptr;
   QDockWidget* runsDock_ = nullptr;
   bool firstStart_ = false;
-  QDockWidget* comparisonDock_ = nullptr;
-  views::RunCompareView* dockedComparison_ = nullptr;
   QMenu* recentSessionsMenu_ = nullptr;
   HelpOverlay* help_ = nullptr;
   QAction* darkAction_ = nullptr;

@@ -1,8 +1,8 @@
 // MainWindow, the first start: the demo session copied to the user's default session
 // (first_start.h) is shown at once -- the demo graph placed with its timeline in the centre, the
-// Runs dock listing the stored runs, the training dashboard drawing the stored training run's
-// curves, and the three heuristics compared in a docked comparison on the right.
-#include <QChartView>
+// tuner beside them, the Runs dock listing the stored runs with the heuristics selected for a
+// comparison the user starts, and the training dashboard filled with the stored training run's
+// curves (one menu entry away). Nothing is compared unasked: the graph shows one placement.
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QMenu>
@@ -13,7 +13,6 @@
 #include "app/studio/main_window.h"
 #include "app/studio/runs_controller.h"
 #include "views/common/theme.h"
-#include "views/runs/run_compare_view.h"
 #include "views/runs/runs_panel.h"
 #include "views/training/training_dashboard.h"
 
@@ -44,43 +43,17 @@ bool MainWindow::showFirstStart() {
       refs.lower_bound_us = it->second;
   }
 
-  if (!comparisonDock_) {
-    dockedComparison_ = new RunCompareView;
-    dockedComparison_->setObjectName(QStringLiteral("dockedComparison"));
-    comparisonDock_ = new QDockWidget(tr("Comparison"), this);
-    comparisonDock_->setObjectName(QStringLiteral("comparisonDock"));
-    comparisonDock_->setWidget(dockedComparison_);
-    addDockWidget(Qt::RightDockWidgetArea, comparisonDock_);
-    viewMenu_->addAction(comparisonDock_->toggleViewAction());
-    connect(dockedComparison_, &RunCompareView::movedNodesChanged, this,
-            &MainWindow::markMovedNodes);
-  }
-
-  // The right column, top to bottom: the comparison (the tuner one tab away), then the training
-  // dashboard; the runs table below the centre. The details group gives its room to them.
-  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-  for (QDockWidget* d : {detailsDock_, devicesDock_, historyDock_}) d->hide();
-  comparisonDock_->show();
-  tabifyDockWidget(tunerDock_, comparisonDock_);
-  comparisonDock_->raise();
-  trainingDock_->setFloating(false);
-  addDockWidget(Qt::RightDockWidgetArea, trainingDock_);
-  trainingDock_->show();
+  // The graph, the timeline and one side panel (the tuner, with the details one tab away); the
+  // stored runs listed below the centre, none compared until the user asks (Compare in the Runs
+  // dock). The training run's curves wait in the Training dock, filled but not shown.
+  for (QDockWidget* d : {devicesDock_, historyDock_, trainingDock_}) d->hide();
+  tunerDock_->show();
+  detailsDock_->show();
+  tabifyDockWidget(tunerDock_, detailsDock_);
+  tunerDock_->raise();
   showRuns();
-  resizeDocks({comparisonDock_}, {620}, Qt::Horizontal);
-  resizeDocks({comparisonDock_, trainingDock_}, {500, 480}, Qt::Vertical);
-  resizeDocks({runsDock_}, {200}, Qt::Vertical);
-
-  QString error;
-  if (placed.size() >= 2) {
-    RunComparison comparison = runs_->comparison(placed, &error);
-    if (!comparison.runs.empty()) {
-      // Heuristics record no series: the chart would only say so; the timelines take its room.
-      dockedComparison_->chartView()->setVisible(!comparison.series_name.empty());
-      dockedComparison_->setComparison(std::move(comparison));
-    }
-    runsPanel_->selectRuns(placed);
-  }
+  resizeDocks({runsDock_}, {170}, Qt::Vertical);
+  if (!placed.isEmpty()) runsPanel_->selectRuns(placed);
 
   if (trained) {
     try {
@@ -102,10 +75,13 @@ bool MainWindow::showFirstStart() {
       showError(tr("The stored training run was not shown: %1").arg(QString::fromUtf8(e.what())));
     }
   }
+  // The next step, said where the eye lands after the graph (kept until another message).
   statusBar()->showMessage(
-      tr("Welcome: the demo session %1 — the LLaMA block placed three ways and a short training")
-          .arg(QFileInfo(sessionPath()).fileName()),
-      15000);
+      tr("Welcome: the demo session %1 holds the LLaMA block placed three ways%2. Next: Compare "
+         "the selected runs below, change the method in the tuner, or step through its decisions "
+         "(View ▸ Decision stepper).")
+          .arg(QFileInfo(sessionPath()).fileName(),
+               trained ? tr(" and a short training (View ▸ Training)") : QString()));
   return true;
 }
 

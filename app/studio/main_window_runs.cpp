@@ -14,9 +14,11 @@
 #include "app/studio/main_window.h"
 #include "app/studio/runs_controller.h"
 #include "app/studio/studio_document.h"
+#include "core/graph/device_matching.h"
 #include "core/pipeline/place_and_simulate.h"
 #include "sessions/from_core.h"
 #include "sessions/metric_writer.h"
+#include "sessions/queries.h"
 #include "sessions/recent_sessions.h"
 #include "sessions/user_paths.h"
 #include "views/graph/graph_scene.h"
@@ -87,6 +89,9 @@ void MainWindow::buildRuns() {
   });
   connect(runsPanel_, &RunsPanel::compareRequested, this, &MainWindow::compareRuns);
   connect(runCompare_, &RunCompareView::movedNodesChanged, this, &MainWindow::markMovedNodes);
+  // Closing the comparison leaves it on the graph too.
+  connect(runCompare_, &RunCompareView::closed, graphView_->graphScene(),
+          &GraphScene::clearComparison);
 
   QString error;
   if (!runs_->open(RunsController::startupPath(), &error))
@@ -216,31 +221,64 @@ void MainWindow::compareRuns(const QList<qint64>& ids) {
   runCompare_->raise();
 }
 
-void MainWindow::markMovedNodes(const QStringList& ids) {
-  // Only nodes of the graph that is open: the runs may be of another graph. The first run's
-  // placement against the second's colours them (from -> to); the rest are marked.
-  const auto graph = document_->graph();
-  std::vector<int> nodes;
-  std::vector<GraphScene::ComparedMove> moves;
+void MainWindow::markMovedNodes(const QStringList&) {
+  // The graph compares what it shows with the comparison's second run: its nodes that sit on
+  // another device there are ringed in that device's colour, the fill stays the shown
+  // placement's. Only nodes of the open graph (matched by id): the runs may be of another graph.
+  GraphScene* scene = graphView_->graphScene();
+  const SnapshotPtr s = document_->snapshot();
+  const RunComparison& c = runCompare_->comparison();
+  sessions::RunStore* store = runs_->store();
+  if (!s || !store || c.runs.size() < 2) {
+    scene->clearComparison();
+    return;
+  }
+  const sessions::RunInfo& other = c.runs[1];
+  const DataflowGraph& g = *s->graph;
   std::map<std::string, int> index;
-  if (graph)
-    for (int v = 0; v < graph->nodeCount(); ++v) index[graph->node(v).id] = v;
-  // From whichever comparison asked: the compare window, or the first start's docked one.
-  const auto* view = qobject_cast<const RunCompareView*>(sender());
-  const RunComparison& c = (view ? view : runCompare_)->comparison();
-  if (!c.diffs.empty())
-    for (const sessions::MovedNode& m : c.diffs.front().moved)
-      if (const auto it = index.find(m.node_id); it != index.end())
-        moves.push_back({it->second, m.from, m.to});
-  for (const QString& id : ids)
-    if (const auto it = index.find(id.toStdString()); it != index.end())
-      nodes.push_back(it->second);
-  graphView_->graphScene()->setComparedMoves(std::move(moves));
-  graphView_->graphScene()->setMarked(nodes);
-  graphView_->viewport()->update();
-  if (!nodes.empty())
+  for (int v = 0; v < g.nodeCount(); ++v) index[g.node(v).id] = v;
+  std::vector<int> there(g.nodeCount(), -1);
+  int found = 0;
+  try {
+    for (const sessions::NodePlacement& n : sessions::loadPlacement(*store, other.id).nodes)
+      if (const auto it = index.find(n.node_id); it != index.end()) {
+        there[it->second] = n.device;
+        ++found;
+      }
+    // Renamed identical GPUs are not moves (the same matching as `doppler runs compare`).
+    std::vector<int> map(std::max(s->devices->size(), other.device_count));
+    for (int d = 0; d < static_cast<int>(map.size()); ++d) map[d] = d;
+    if (other.device_set_id && sameDevices(store->loadDeviceSet(*other.device_set_id), *s->devices))
+      map = matchDevices(*s->devices, s->assignment, there);
+    for (int& d : there)
+      if (d >= 0 && d < static_cast<int>(map.size())) d = map[d];
+  } catch (const std::exception& e) {
+    showError(tr("Run %1 was not compared on the graph: %2")
+                  .arg(other.id)
+                  .arg(QString::fromUtf8(e.what())));
+    scene->clearComparison();
+    return;
+  }
+  if (found == 0) {
+    scene->clearComparison();
     statusBar()->showMessage(
-        tr("%n moved node(s) marked in the graph", nullptr, static_cast<int>(nodes.size())), 6000);
+        tr("Run %1 is of another graph: the graph shows no comparison").arg(other.id), 8000);
+    return;
+  }
+  GraphScene::Comparison comparison;
+  comparison.shown = QString::fromStdString(s->settings.method);
+  comparison.other = tr("run %1 (%2)").arg(other.id).arg(QString::fromStdString(other.method));
+  comparison.against = s;
+  for (int v = 0; v < g.nodeCount(); ++v)
+    if (there[v] >= 0 && there[v] != s->assignment[v]) comparison.moves.push_back({v, there[v]});
+  const int moves = static_cast<int>(comparison.moves.size());
+  scene->setComparison(std::move(comparison));
+  graphView_->viewport()->update();
+  statusBar()->showMessage(tr("The graph compares the shown placement with run %1: %n node(s) "
+                              "elsewhere, ringed (Esc leaves)",
+                              nullptr, moves)
+                               .arg(other.id),
+                           8000);
 }
 
 std::vector<int64_t> MainWindow::recordSampleRuns() {

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "core/graph/coarsening.h"
+#include "core/graph/device_matching.h"
 #include "core/policy/features.h"
 #include "core/sim/lower_bound.h"
 #include "core/train/evaluation.h"
@@ -22,8 +23,18 @@ void compareWithPrevious(views::PlacementSnapshot& out, const PlacementInputs& i
       previous->devices->size() != in.devices->size())
     return;
   out.previous_makespan_us = previous->makespan();
-  for (size_t v = 0; v < out.assignment.size(); ++v)
-    if (out.assignment[v] != previous->assignment[v]) out.moved.push_back(static_cast<int>(v));
+  // Identical devices renamed are not moves: the new placement's devices are matched to the
+  // previous one's first (an identity map when the sets differ or nothing is interchangeable).
+  std::vector<int> map(in.devices->size());
+  for (int d = 0; d < in.devices->size(); ++d) map[d] = d;
+  if (sameDevices(*previous->devices, *in.devices))
+    map = matchDevices(*in.devices, previous->assignment, out.assignment);
+  for (size_t v = 0; v < out.assignment.size(); ++v) {
+    const int now = out.assignment[v];
+    if ((now >= 0 && now < static_cast<int>(map.size()) ? map[now] : now) !=
+        previous->assignment[v])
+      out.moved.push_back(static_cast<int>(v));
+  }
 }
 
 }  // namespace

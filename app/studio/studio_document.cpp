@@ -185,10 +185,10 @@ bool StudioDocument::setGraph(DataflowGraph graph, const QString& source, QStrin
 
 bool StudioDocument::loadDemo(QString* error) {
   try {
-    auto devices = std::make_shared<const DeviceSet>(resolveDevices(kDefaultDevicesSpec));
+    // On the devices already chosen (--devices, the saved set), else the default 4 x P100.
     auto g = std::make_shared<const DataflowGraph>(generateGraph("llama-block"));
-    return commit(makeInputs(g, devices, kDefaultDevicesSpec),
-                  QStringLiteral("demo: generated llama-block"), true, true);
+    return commit(inputsFor(std::move(g)), QStringLiteral("demo: generated llama-block"), true,
+                  true);
   } catch (const std::exception& e) {
     if (error) *error = QString::fromStdString(e.what());
     return false;

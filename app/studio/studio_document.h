@@ -46,7 +46,8 @@ class StudioDocument : public QObject {
   bool setDevicesSpec(const QString& spec, QString* error);
   // A graph built in memory (the workload generator, the demo).
   bool setGraph(DataflowGraph graph, const QString& source, QString* error);
-  // The demo: LLaMA attention block (generated, paper widths) on 4 x P100, critical path.
+  // The demo: LLaMA attention block (generated, paper widths) on the open device set (4 x P100
+  // when none is open yet).
   bool loadDemo(QString* error);
 
   void setSettings(const views::PlacementSettings& settings);

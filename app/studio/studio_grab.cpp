@@ -75,10 +75,7 @@ QStringList MainWindow::grabAll(const QString& dir) {
     const QByteArray state = saveState();
     if (QFile::copy(demo, copy) && openSession(copy) && showFirstStart()) {
       save(this, QStringLiteral("first-start.png"));
-      comparisonDock_->hide();
-      setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
       restoreState(state);
-      graphView_->graphScene()->setMarked({});
       if (!previous.isEmpty()) openSession(previous);
       settle();
     }

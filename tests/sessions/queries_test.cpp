@@ -140,6 +140,49 @@ TEST_F(Queries, PlacementDifferenceNamesTheMovedNodes) {
   EXPECT_EQ(d.only_in_b, (std::vector<std::string>{"z"}));
 }
 
+// On the same device set, identical devices renamed are not moves; on different sets nothing is
+// matched.
+TEST_F(Queries, PlacementDifferenceMatchesIdenticalDevices) {
+  RunStore s(path("s.sqlite"));
+  const DataflowGraph g = diamond();
+  RunSpec sp;
+  sp.kind = "place";
+  sp.graph_id = s.putGraph(g);
+  sp.device_set_id = s.putDeviceSet(DeviceSet::uniform(2));
+  const int64_t a = s.beginRun(sp), b = s.beginRun(sp), c = s.beginRun(sp);
+  s.savePlacement(a, placementRecord(g, {0, 0, 1, 1}));
+  s.savePlacement(b, placementRecord(g, {1, 1, 0, 0}));  // gpu0 and gpu1 swapped
+  s.savePlacement(c, placementRecord(g, {1, 1, 0, 1}));  // swapped, and d moved
+  PlacementDiff d = placementDiff(s, a, b);
+  EXPECT_TRUE(d.devices_matched);
+  EXPECT_EQ(d.device_map, (std::vector<int>{1, 0}));
+  EXPECT_EQ(d.moved_before_matching, 4);
+  EXPECT_TRUE(d.moved.empty());
+  d = placementDiff(s, a, c);
+  EXPECT_EQ(d.moved_before_matching, 3);
+  ASSERT_EQ(d.moved.size(), 1u);
+  EXPECT_EQ(d.moved[0].node_id, "d");
+  EXPECT_EQ(d.moved[0].from, 1);
+  EXPECT_EQ(d.moved[0].to, 1);  // as run c recorded it: its gpu1 is run a's gpu0
+
+  // A faster second GPU is not interchangeable with the first: no matching.
+  DeviceSet mixed = DeviceSet::uniform(2);
+  mixed.devices[1].tflops *= 2;
+  RunSpec sm = sp;
+  sm.device_set_id = s.putDeviceSet(mixed);
+  const int64_t e = s.beginRun(sm), f = s.beginRun(sm);
+  s.savePlacement(e, placementRecord(g, {0, 0, 1, 1}));
+  s.savePlacement(f, placementRecord(g, {1, 1, 0, 0}));
+  d = placementDiff(s, e, f);
+  EXPECT_FALSE(d.devices_matched);
+  EXPECT_EQ(d.moved.size(), 4u);
+  // Runs on different device sets: the indices are compared as they are.
+  d = placementDiff(s, a, f);
+  EXPECT_FALSE(d.devices_matched);
+  EXPECT_TRUE(d.device_map.empty());
+  EXPECT_EQ(d.moved.size(), 4u);
+}
+
 TEST_F(Queries, SummaryTableSideBySide) {
   RunStore s(path("s.sqlite"));
   const int64_t a = run(s, "place", "heft"), b = run(s, "place", "etf");

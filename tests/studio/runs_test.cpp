@@ -1,6 +1,7 @@
 // The Runs dock in the studio (offscreen), against real `doppler` processes on the same session
 // file: a run the CLI records appears without user action; comparing two runs names the moved
-// nodes `doppler runs compare` names; tag, rename and delete reach the file as the CLI sees it;
+// nodes `doppler runs compare` names (identical devices matched) and ends when the comparison
+// closes; tag, rename and delete reach the file as the CLI sees it;
 // Save Session As and Open keep every run; a damaged file is refused and the session stays.
 #include <QDockWidget>
 #include <QProcess>
@@ -116,16 +117,26 @@ class RunsStudioTest : public QObject {
     QCOMPARE(w_->runCompareView()->movedNodes(), expected);
     QCOMPARE(w_->runCompareView()->comparison().runs.size(), size_t(2));
     QVERIFY(w_->runCompareView()->comparison().timelines[1].has_value());
-    // The graph shows each moved node as the CLI names it: filled with the device it moved to,
-    // ringed in the device it left.
+    // The graph keeps the shown placement's fill (run a's: the window placed the same method on
+    // the same devices) and rings each node the CLI names in the device it has in run b, on the
+    // shown devices after matching identical ones.
     GraphScene* scene = w_->graphView()->graphScene();
     const DataflowGraph& g = *w_->document()->graph();
+    const auto& diff = compared["placement_diffs"][0];
+    const auto map = diff["device_map"].get<std::vector<int>>();
+    QVERIFY(scene->comparing());
     QCOMPARE(scene->comparedMoveCount(), static_cast<int>(expected.size()));
-    for (const auto& moved : compared["placement_diffs"][0]["moved"]) {
+    for (const auto& moved : diff["moved"]) {
       int v = 0;
       while (g.node(v).id != moved["node"].get<std::string>()) ++v;
-      QCOMPARE(scene->comparedFrom(v), moved["from"].get<int>());
+      const int to = moved["to"].get<int>();
+      QCOMPARE(scene->nodeDevice(v), moved["from"].get<int>());
+      QCOMPARE(scene->comparedDevice(v), map.empty() ? to : map[to]);
     }
+    // Closing the comparison ends it on the graph too.
+    w_->runCompareView()->close();
+    QVERIFY(!scene->comparing());
+    QCOMPARE(scene->comparedMoveCount(), 0);
   }
 
   void tagRenameAndDeleteReachTheFileAsTheCliSeesIt() {

@@ -115,8 +115,8 @@ class NodeItem : public QGraphicsItem {
     if (step == StepRole::Chosen)
       ring(stepAccent(), std::max(3.5, 3.5 * px), std::max(2.0, 2 * px));
     if (moved) ring(t.moved, std::max(2.5, 2.5 * px), std::max(3.5, 2.5 * px), Qt::DashLine);
-    if (movedFrom >= 0)
-      ring(Theme::deviceColor(movedFrom), std::max(3.5, 3.5 * px), std::max(2.5, 2.5 * px));
+    if (comparedDevice >= 0)
+      ring(Theme::deviceColor(comparedDevice), std::max(4.0, 4.0 * px), std::max(2.5, 2.5 * px));
     if (marked) ring(t.hover, std::max(2.0, 2 * px), std::max(4.5, 3 * px), Qt::DotLine);
     if (hovered) ring(t.hover, std::max(3.0, 3 * px), std::max(2.0, 2 * px));
     if (selected) ring(t.selection, std::max(3.0, 3 * px), std::max(2.0, 2 * px));
@@ -158,7 +158,7 @@ class NodeItem : public QGraphicsItem {
   bool fast = false;  // large graphs: no antialiasing when zoomed out
   QColor fill = Qt::gray;
   bool hovered = false, selected = false, critical = false, moved = false, marked = false;
-  int movedFrom = -1;  // a compared move's first device (its ring)
+  int comparedDevice = -1;  // its device in a compared placement, where that is another (a ring)
   StepRole step = StepRole::None;
 };
 
@@ -285,6 +285,10 @@ void GraphScene::setDisplay(DisplayGraphPtr display, uint64_t layoutHash) {
   hash_ = layoutHash;
   hovered_ = selected_ = -1;
   if (!sameGraph) marked_.clear();
+  if (!sameGraph && comparing()) {
+    comparison_ = {};
+    Q_EMIT comparisonChanged(false);
+  }
   const size_t full = display_ ? display_->fullCount() : 0;
   if (overlay_ && overlay_->placed.size() != full) overlay_.reset();
   roles_.clear();
@@ -363,6 +367,10 @@ void GraphScene::build() {
 
 void GraphScene::setSnapshot(SnapshotPtr snapshot) {
   snapshot_ = std::move(snapshot);
+  if (comparing() && comparison_.against != snapshot_) {
+    comparison_ = {};
+    Q_EMIT comparisonChanged(false);
+  }
   if (snapshot_ && snapshot_->graph)
     critical_ = doppler::criticalPath(*snapshot_->graph, snapshot_->sim.schedule);
   else
@@ -404,14 +412,16 @@ void GraphScene::restyle() {
   std::vector<char> marked(n, 0);
   for (int v : marked_)
     if (const int shown = d.shownOf(v); shown >= 0) marked[shown] = 1;
-  std::vector<const ComparedMove*> compared(n, nullptr);
+  // A comparison rings the nodes that sit elsewhere in the other placement; the fill is always
+  // the shown placement's device, the one the header, the timeline and the details name.
+  std::vector<int> elsewhere(n, -1);
   if (!stepping)
-    for (const ComparedMove& m : comparedMoves_)
-      if (const int shown = d.shownOf(m.node); shown >= 0) compared[shown] = &m;
+    for (const Comparison::Move& m : comparison_.moves)
+      if (const int shown = d.shownOf(m.node); shown >= 0) elsewhere[shown] = m.device;
   for (int v = 0; v < n; ++v) {
     NodeItem* item = nodes_[v];
-    item->fill = Theme::deviceColor(compared[v] ? compared[v]->to : placed.device[v]);
-    item->movedFrom = compared[v] ? compared[v]->from : -1;
+    item->fill = Theme::deviceColor(placed.device[v]);
+    item->comparedDevice = elsewhere[v];
     item->critical = placed.onCritical[v];
     item->moved = moved[v];
     item->marked = marked[v];
@@ -514,14 +524,17 @@ void GraphScene::setMarked(const std::vector<int>& nodes) {
   restyle();
 }
 
-void GraphScene::setComparedMoves(std::vector<ComparedMove> moves) {
-  comparedMoves_ = std::move(moves);
+void GraphScene::setComparison(Comparison comparison) {
+  if (comparison.other.isEmpty()) comparison = {};
+  const bool was = comparing();
+  comparison_ = std::move(comparison);
   restyle();
+  if (was || comparing()) Q_EMIT comparisonChanged(comparing());
 }
 
-int GraphScene::comparedFrom(int node) const {
-  for (const ComparedMove& m : comparedMoves_)
-    if (m.node == node) return m.from;
+int GraphScene::comparedDevice(int node) const {
+  for (const Comparison::Move& m : comparison_.moves)
+    if (m.node == node) return m.device;
   return -1;
 }
 

@@ -8,8 +8,10 @@
 // a stacked box with its id, member count and summed cost, filled with the device that runs most
 // of its members' work and a bar of every device's share; the members of an expanded group sit in
 // a framed box. Node indices in this interface are drawn nodes, except where they come with the
-// placement (marked nodes, compared moves, the stepper's overlay): those are the full graph's.
+// placement (marked nodes, a comparison's moves, the stepper's overlay): those are the full
+// graph's.
 #include <QGraphicsScene>
+#include <QString>
 #include <vector>
 
 #include "core/sim/critical_path.h"
@@ -52,15 +54,27 @@ class GraphScene : public QGraphicsScene {
   void setSelected(int node);
   // Nodes drawn with a marker (search matches).
   void setMarked(const std::vector<int>& nodes);
-  // Nodes that moved between two compared runs: each is filled with the device it moved to and
-  // ringed in the device it came from (empty clears).
-  struct ComparedMove {
-    int node = -1, from = -1, to = -1;
+  // A comparison of the shown placement with another placement of the graph. The fill stays the
+  // shown placement's (the run the header names); each node that sits on another device in the
+  // other placement is ringed in that device's colour (the other run's devices matched to the
+  // shown ones first, so renamed identical GPUs are not moves). An empty `other` clears it.
+  // A new snapshot (any new placement) or another graph ends it.
+  struct Comparison {
+    QString shown, other;  // what the header names: "critical-path", "run 3 (heft)"
+    SnapshotPtr against;   // the shown placement the moves were computed against
+    struct Move {
+      int node = -1;    // the full graph's
+      int device = -1;  // in the other placement, on the shown placement's devices
+    };
+    std::vector<Move> moves;
   };
-  void setComparedMoves(std::vector<ComparedMove> moves);
-  int comparedMoveCount() const { return static_cast<int>(comparedMoves_.size()); }
-  // The device a node is shown coming from (-1 when it is not a compared move).
-  int comparedFrom(int node) const;
+  void setComparison(Comparison comparison);
+  void clearComparison() { setComparison({}); }
+  bool comparing() const { return !comparison_.other.isEmpty(); }
+  const Comparison& comparison() const { return comparison_; }
+  int comparedMoveCount() const { return static_cast<int>(comparison_.moves.size()); }
+  // The device a node has in the compared placement where that is not its shown device, else -1.
+  int comparedDevice(int node) const;
   // The decision stepper's step (null clears it). Restyles the items in place; the plan's devices
   // colour the nodes and decide which edges cross devices while it is set.
   void setStepOverlay(StepOverlayPtr overlay);
@@ -95,6 +109,8 @@ class GraphScene : public QGraphicsScene {
  Q_SIGNALS:
   // Emitted after items were (re)built or restyled, so views can refresh caches (the minimap).
   void contentChanged();
+  // A comparison was shown or ended (by setComparison, a new snapshot or another graph).
+  void comparisonChanged(bool comparing);
 
  private:
   void build();
@@ -115,7 +131,7 @@ class GraphScene : public QGraphicsScene {
   std::vector<GroupFrameItem*> frames_;
   std::vector<int> device_;  // per drawn node while a placement is shown
   std::vector<int> marked_;
-  std::vector<ComparedMove> comparedMoves_;
+  Comparison comparison_;
   StepOverlayPtr overlay_;
   std::vector<StepRole> roles_;  // per drawn node while overlay_ is set
 };

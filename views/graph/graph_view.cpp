@@ -400,12 +400,16 @@ ViewHeader GraphView::header() const {
     if (scene_->movedCount() > 0)
       h.legend.push_back({LegendEntry::Kind::DashedOutline, t.moved,
                           tr("moved device since last setting (%1)").arg(scene_->movedCount()), 2});
-    if (scene_->comparedMoveCount() > 0 && !scene_->stepOverlay())
+    if (scene_->comparing() && !scene_->stepOverlay()) {
+      // The mode says what it compares; the fill stays the shown placement's.
+      const GraphScene::Comparison& c = scene_->comparison();
+      h.title = tr("Dataflow graph — comparing %1 → %2").arg(c.shown, c.other);
+      parts.prepend(tr("%n node(s) elsewhere in %1 (Esc leaves the comparison)", nullptr,
+                       scene_->comparedMoveCount())
+                        .arg(c.other));
       h.legend.push_back({LegendEntry::Kind::Outline, t.mutedText,
-                          tr("moved between the compared runs (%1): filled with the device it "
-                             "moved to, ringed in the one it left")
-                              .arg(scene_->comparedMoveCount()),
-                          3});
+                          tr("ring: its device in %1 (fill: %2)").arg(c.other, c.shown), 4});
+    }
   }
   if (const StepOverlayPtr& step = scene_->stepOverlay()) {
     parts << (step->step < step->steps
@@ -643,6 +647,8 @@ void GraphView::keyPressEvent(QKeyEvent* event) {
   const int selectedShown = selection_ ? shownNodeOf(selection_->selected()) : -1;
   if (event->key() == Qt::Key_Escape && layoutPending() && !searchEdit_->isVisible()) {
     cancelLayout();
+  } else if (event->key() == Qt::Key_Escape && scene_->comparing() && !searchEdit_->isVisible()) {
+    scene_->clearComparison();
   } else if (event->key() == Qt::Key_E && !(event->modifiers() & Qt::ShiftModifier) &&
              selectedShown >= 0 && display_ && display_->isGroup(selectedShown)) {
     expandGroup(selectedShown);

@@ -5,6 +5,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QHideEvent>
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
@@ -80,6 +81,11 @@ std::set<std::string> movedIn(const RunComparison& c, size_t run) {
 }
 
 }  // namespace
+
+void RunCompareView::hideEvent(QHideEvent* event) {
+  QWidget::hideEvent(event);
+  if (!event->spontaneous()) Q_EMIT closed();
+}
 
 QColor runColor(int index) {
   // Distinct from the device palette's order, so a run's line is not read as a device.

@@ -59,6 +59,11 @@ class RunCompareView : public QWidget {
  Q_SIGNALS:
   // The nodes that moved (by id), for the graph view to mark.
   void movedNodesChanged(const QStringList& nodes);
+  // The view was closed or hidden: whatever showed its comparison elsewhere ends it.
+  void closed();
+
+ protected:
+  void hideEvent(QHideEvent* event) override;
 
  private:
   void rebuildChart();

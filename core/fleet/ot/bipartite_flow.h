@@ -1,7 +1,8 @@
 #pragma once
-// The one place LEMON is called: a minimum-cost flow from integer supplies to integer demands
-// over the complete bipartite graph, solved with LEMON's network simplex. The exact and the
-// unbalanced solvers both reduce to it (docs/fleet_ot.md).
+// The fleet's one call into LEMON (the other is core/graph/device_matching.cpp): a minimum-cost
+// flow from integer supplies to integer demands over the complete bipartite graph, solved with
+// LEMON's network simplex. The exact and the unbalanced solvers both reduce to it
+// (docs/fleet_ot.md).
 #include <cstdint>
 #include <vector>
 
