@@ -87,8 +87,11 @@ nlohmann::json decisionsJson(const DataflowGraph& g, const DecisionTrace& trace)
 nlohmann::json decisionScoresJson(const DecisionTrace& trace) {
   return {{"node", trace.node_score},
           {"node_higher_is_better", trace.node_higher_better},
+          {"node_scored", trace.node_scored},
+          {"node_ties", trace.node_tie_break},
           {"device", trace.device_score},
-          {"device_higher_is_better", trace.device_higher_better}};
+          {"device_higher_is_better", trace.device_higher_better},
+          {"device_ties", trace.device_tie_break}};
 }
 
 }  // namespace doppler::cli

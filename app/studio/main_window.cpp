@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMimeData>
+#include <QScreen>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -92,7 +93,10 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
   buildDocks();
   connectParts();
   setAcceptDrops(true);
-  resize(1500, 950);
+  // 1500 x 950, or the screen's available area where that is smaller (a laptop at 1366 x 768).
+  QSize size(1500, 950);
+  if (const QScreen* screen = this->screen()) size = size.boundedTo(screen->availableSize());
+  resize(size);
   restoreSession();
   if (!firstStartError.isEmpty()) showError(firstStartError);
   if (firstStart_) showFirstStart();
@@ -240,6 +244,8 @@ void MainWindow::connectParts() {
       QSignalBlocker block(presentAction_);
       presentAction_->setChecked(on);
     }
+    // Labels read from the back of a room: at least 14 px, the graph filling its breadth.
+    graphView_->setMinimumLabelPixels(on ? 14 : 0);
     QTimer::singleShot(0, this, [this] {
       graphView_->fitAll();
       timelineView_->fit();

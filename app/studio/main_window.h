@@ -147,6 +147,10 @@ class MainWindow : public QMainWindow {
   QString importNotes() const { return importNotes_; }
   void loadDemo();
 
+  // View > Reset Layout: the side docks in one tab group (the tuner in front), the bottom docks
+  // in another, hidden; the window's least size then is the views' and one panel's.
+  void resetLayout();
+
   bool presentationMode() const;
   void setPresentationMode(bool on);
   void setDarkTheme(bool dark);
@@ -212,6 +216,7 @@ class MainWindow : public QMainWindow {
   QString detailsHtml(int node) const;
   // main_window_fleet.cpp: the fleet workbench and its controller.
   void buildFleet();
+  void showOnlyCurrentPage();
   // main_window.cpp: wiring.
   void connectParts();
   void requestLayout();

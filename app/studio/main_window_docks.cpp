@@ -85,7 +85,6 @@ void MainWindow::buildDocks() {
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   tunerDock_ = dock(tr("Heuristic tuner"), "tunerDock", scroll);
-  tunerDock_->setMinimumWidth(330);
   addDockWidget(Qt::RightDockWidgetArea, tunerDock_);
 
   history_ = new SettingsHistoryChart;
@@ -138,8 +137,6 @@ void MainWindow::buildDocks() {
   tabifyDockWidget(nodesDock_, eventsDock_);
   nodesDock_->hide();
   eventsDock_->hide();
-  resizeDocks({tunerDock_}, {380}, Qt::Horizontal);
-  resizeDocks({tunerDock_, detailsDock_}, {600, 270}, Qt::Vertical);
 
   buildStepper();
   buildRuns();
@@ -150,18 +147,8 @@ void MainWindow::buildDocks() {
                          trainingDock_, nodesDock_, eventsDock_})
     viewMenu_->addAction(d->toggleViewAction());
   viewMenu_->addSeparator();
-  viewMenu_->addAction(tr("Reset Layout"), this, [this] {
-    for (QDockWidget* d : {tunerDock_, historyDock_, detailsDock_, devicesDock_}) {
-      d->setFloating(false);
-      d->show();
-    }
-    addDockWidget(Qt::RightDockWidgetArea, tunerDock_);
-    addDockWidget(Qt::RightDockWidgetArea, detailsDock_);
-    tabifyDockWidget(detailsDock_, devicesDock_);
-    tabifyDockWidget(detailsDock_, historyDock_);
-    nodesDock_->hide();
-    eventsDock_->hide();
-  });
+  viewMenu_->addAction(tr("Reset Layout"), this, &MainWindow::resetLayout);
+  resetLayout();
 
   auto selectFromTable = [this](QTableView* table) {
     connect(table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -172,6 +159,30 @@ void MainWindow::buildDocks() {
   };
   selectFromTable(nodeTable_);
   selectFromTable(eventTable);
+}
+
+void MainWindow::resetLayout() {
+  // One tab group beside the views (what explains the placement) and one below them (the tables
+  // and the charts that want width): opening a dock adds a tab, never a stacked panel, so the
+  // window's least size stays that of the views and one panel whatever is open.
+  const QList<QDockWidget*> side = {tunerDock_, stepperDock_, detailsDock_, devicesDock_,
+                                    historyDock_};
+  const QList<QDockWidget*> below = {runsDock_, trainingDock_, nodesDock_, eventsDock_};
+  for (QDockWidget* d : side) {
+    d->setFloating(false);
+    addDockWidget(Qt::RightDockWidgetArea, d);
+  }
+  for (QDockWidget* d : below) {
+    d->setFloating(false);
+    addDockWidget(Qt::BottomDockWidgetArea, d);
+  }
+  for (qsizetype i = 1; i < side.size(); ++i) tabifyDockWidget(side.front(), side[i]);
+  for (qsizetype i = 1; i < below.size(); ++i) tabifyDockWidget(below.front(), below[i]);
+  for (QDockWidget* d : {tunerDock_, detailsDock_, devicesDock_, historyDock_}) d->show();
+  for (QDockWidget* d : below) d->hide();
+  stepperDock_->hide();
+  tunerDock_->raise();
+  resizeDocks({tunerDock_}, {360}, Qt::Horizontal);
 }
 
 }  // namespace doppler::studio

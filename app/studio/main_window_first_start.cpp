@@ -63,6 +63,12 @@ bool MainWindow::showFirstStart() {
       dashboard_->reset(refs, planned);
       for (const train::TrainProgress& report : reports) dashboard_->addProgress(report);
       dashboard_->charts()->redrawNow();
+      // The stored run kept its served placement, not its best episode: nothing to open as
+      // "best" until a training runs here.
+      dashboard_->setBestPlacementAvailable(
+          false, tr("Stored run %1 kept its final placement, not its best episode: step through "
+                    "it with the stepper's Source ▸ stored runs, or train here")
+                     .arg(trained->id));
       const auto greedy = trained->figures.find("makespan_us");
       const double makespan = greedy == trained->figures.end() ? NAN : greedy->second;
       dashboard_->setState(TrainingState::Finished,

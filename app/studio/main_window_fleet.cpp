@@ -29,6 +29,7 @@ void MainWindow::buildFleet() {
   fleetWorkbench_ = new FleetWorkbench(fleetModel_);
   fleetController_ = new FleetController(jobs_, fleetModel_, this);
   centralStack_->addWidget(fleetWorkbench_);
+  showOnlyCurrentPage();
   fleetWorkbench_->setMethodNames(FleetController::methodNames());
   // The four topologies the fleet is evaluated on first, then the other shipped ones.
   std::vector<std::string> topologies = {"abilene", "polska", "gabriel", "cost266"};
@@ -101,6 +102,18 @@ bool MainWindow::fleetPerspective() const {
   return centralStack_->currentWidget() == fleetWorkbench_;
 }
 
+void MainWindow::showOnlyCurrentPage() {
+  // A stacked widget asks for the room of its largest page; a hidden page with an ignored size
+  // asks for none, so the fleet workbench does not set the placement perspective's least size.
+  for (int i = 0; i < centralStack_->count(); ++i) {
+    QWidget* page = centralStack_->widget(i);
+    const auto policy =
+        page == centralStack_->currentWidget() ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+    page->setSizePolicy(policy, policy);
+  }
+  centralStack_->updateGeometry();
+}
+
 void MainWindow::setFleetPerspective(bool on) {
   if (on == fleetPerspective()) return;
   if (on) {
@@ -110,9 +123,11 @@ void MainWindow::setFleetPerspective(bool on) {
       if (d->parentWidget() == this) d->hide();
     toolbar_->hide();
     centralStack_->setCurrentWidget(fleetWorkbench_);
+    showOnlyCurrentPage();
   } else {
     fleetWorkbench_->setPlaying(false);
     centralStack_->setCurrentIndex(0);
+    showOnlyCurrentPage();
     toolbar_->show();
     if (!placementState_.isEmpty()) restoreState(placementState_);
   }

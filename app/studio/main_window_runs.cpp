@@ -48,9 +48,8 @@ void MainWindow::buildRuns() {
   runsDock_ = new QDockWidget(tr("Runs"), this);
   runsDock_->setObjectName(QStringLiteral("runsDock"));
   runsDock_->setWidget(runsPanel_);
-  // With the nodes and events: the bottom is where tables live, and the runs table is wide.
-  addDockWidget(Qt::BottomDockWidgetArea, runsDock_);
-  tabifyDockWidget(nodesDock_, runsDock_);
+  // With the nodes and events (resetLayout): the bottom is where tables live, and the runs table
+  // is wide.
   runsDock_->hide();
   viewMenu_->addAction(runsDock_->toggleViewAction());
 

@@ -9,6 +9,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
+#include <QScrollArea>
 #include <QStatusBar>
 #include <QUndoStack>
 
@@ -37,11 +38,14 @@ void MainWindow::buildStepper() {
   stepperWidget_->setObjectName(QStringLiteral("stepper"));
   stepperDock_ = new QDockWidget(tr("Decision stepper"), this);
   stepperDock_->setObjectName(QStringLiteral("stepperDock"));
-  stepperDock_->setWidget(stepperWidget_);
-  // A tab beside the tuner: stepping and tuning are two ways of asking why a placement came out
-  // as it did, and the stepper needs the column's height.
-  addDockWidget(Qt::RightDockWidgetArea, stepperDock_);
-  tabifyDockWidget(tunerDock_, stepperDock_);
+  // In a scroll area: the dock may be shorter than the stepper's tables want (a laptop).
+  auto* stepperScroll = new QScrollArea;
+  stepperScroll->setWidget(stepperWidget_);
+  stepperScroll->setWidgetResizable(true);
+  stepperScroll->setFrameShape(QFrame::NoFrame);
+  stepperDock_->setWidget(stepperScroll);
+  // A tab beside the tuner (resetLayout): stepping and tuning are two ways of asking why a
+  // placement came out as it did, and the stepper needs the column's height.
   stepperDock_->hide();
   stepperWidget_->clear(
       tr("Open the stepper from View ▸ Decision Stepper to step through how "
@@ -106,9 +110,6 @@ void MainWindow::buildStepper() {
 void MainWindow::showStepper() {
   stepperDock_->show();
   stepperDock_->raise();
-  // The ready set wants the column's height more than the node details below it do.
-  if (detailsDock_->isVisible() && !stepperDock_->isFloating())
-    resizeDocks({stepperDock_, detailsDock_}, {height() * 7 / 10, height() * 2 / 10}, Qt::Vertical);
   if (!stepper_->active()) startStepperFromTuner();
 }
 

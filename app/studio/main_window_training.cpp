@@ -4,6 +4,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QScrollArea>
 #include <cmath>
 
 #include "app/studio/job_runner.h"
@@ -31,9 +32,14 @@ void MainWindow::buildTraining() {
   dashboard_->setObjectName(QStringLiteral("training"));
   trainingDock_ = new QDockWidget(tr("Training"), this);
   trainingDock_->setObjectName(QStringLiteral("trainingDock"));
-  trainingDock_->setWidget(dashboard_);
-  // Below the views, across the window: the charts want width.
-  addDockWidget(Qt::BottomDockWidgetArea, trainingDock_);
+  // In a scroll area: the dashboard's charts must not set the window's least size.
+  auto* trainingScroll = new QScrollArea;
+  trainingScroll->setWidget(dashboard_);
+  trainingScroll->setWidgetResizable(true);
+  trainingScroll->setFrameShape(QFrame::NoFrame);
+  trainingDock_->setWidget(trainingScroll);
+  // Below the views, across the window, a tab beside the runs (resetLayout): the charts want
+  // width.
   trainingDock_->hide();
 
   connect(trainingDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {

@@ -246,6 +246,7 @@ views::StepOverlayPtr StepperSession::overlay() const {
   o->steps = steps();
   o->node_score = b.trace->node_score;
   o->node_higher_better = b.trace->node_higher_better;
+  o->node_scored = b.trace->node_scored;
   if (step_ < steps()) {
     const DecisionStep& s = b.trace->steps[step_];
     o->ready = s.ready;

@@ -42,6 +42,10 @@ struct DecisionTrace {
   // What the scores mean, for a reader: e.g. "upward rank (us)" and whether larger is preferred.
   std::string node_score, device_score;
   bool node_higher_better = true, device_higher_better = false;
+  // How equal scores are decided, for a reader: "lower node index first".
+  std::string node_tie_break, device_tie_break;
+  // False when the picks carry no scores (a recorded order replayed): views say so and hide them.
+  bool node_scored = true;
   std::vector<DecisionStep> steps;  // step k decides the k-th node placed
 };
 

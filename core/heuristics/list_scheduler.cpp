@@ -256,7 +256,25 @@ class Scheduler {
       t.node_score = cfg_.cpop ? "upward + downward rank (us)" : "upward rank (us)";
       t.node_higher_better = true;
     }
+    switch (cfg_.tie_break) {
+      case ListConfig::TieBreak::Index:
+        t.node_tie_break = "lower node index first";
+        break;
+      case ListConfig::TieBreak::MostSuccessors:
+        t.node_tie_break = "more successors first, then lower node index";
+        break;
+      case ListConfig::TieBreak::Random:
+        t.node_tie_break = "seeded random pick";
+        break;
+    }
+    if (cfg_.selection == ListConfig::Selection::EarliestStart)
+      t.node_tie_break = "larger bottom level first, then " + t.node_tie_break;
     t.device_higher_better = false;
+    const bool finishFirst = cfg_.selection != ListConfig::Selection::EarliestStart &&
+                             cfg_.device_rule == ListConfig::DeviceRule::EarliestFinish;
+    t.device_tie_break = finishFirst ? "earlier start first, then lower device index"
+                                     : "earlier finish first, then lower device index";
+    if (cfg_.cpop) t.device_tie_break += "; critical-path nodes go to the critical processor";
     switch (cfg_.selection == ListConfig::Selection::EarliestStart
                 ? ListConfig::DeviceRule::EarliestStart
                 : cfg_.device_rule) {

@@ -34,6 +34,9 @@ TracedEpisode run(Episode& episode, const CostTable& costs, const DecisionContro
     t.device_score = meaning.device_score;
     t.node_higher_better = meaning.node_higher_better;
     t.device_higher_better = meaning.device_higher_better;
+    t.node_tie_break = meaning.node_tie_break;
+    t.device_tie_break = meaning.device_tie_break;
+    t.node_scored = meaning.node_scored;
   }
   std::vector<float> selp, plcp(D);
   std::vector<double> est(D), join(D), scratch;
@@ -99,6 +102,8 @@ TracedEpisode traceEpisode(const PolicyScores* scores, const CostTable& costs,
   meaning.device_score = plc == Component::Learned ? "PLC probability" : "critical-path pick";
   meaning.node_higher_better = true;
   meaning.device_higher_better = true;
+  meaning.node_tie_break = "first in the ready set";  // firstMax
+  meaning.device_tie_break = "lower device index first";
   return run(episode, costs, control, choose, meaning);
 }
 
@@ -142,10 +147,13 @@ TracedEpisode traceRecorded(const CostTable& costs, const GraphFeatures& feature
   meaning.node_higher_better = false;  // no probabilities: run() records 0 for every node
   meaning.device_higher_better = false;
   TracedEpisode out = run(episode, costs, control, choose, meaning);
-  // A node score of 1 marks the recorded pick.
+  // The recorded order has no scores: 1 marks the pick for readers of the scores, and the trace
+  // says so, so that views show "recorded order: no scores" rather than a 1.00 / 0.00 ranking.
   for (DecisionStep& d : out.trace.steps)
     for (CandidateScore& c : d.ready) c.score = c.node == d.node ? 1.0 : 0.0;
   out.trace.node_higher_better = true;
+  out.trace.node_scored = false;
+  out.trace.node_tie_break = "none: the recorded order decides";
   return out;
 }
 

@@ -20,7 +20,7 @@ std::string ExpectedImprovement::describe() const {
 double simulatedHeuristicMakespan(const CostTable& costs, const SimOptions& sim,
                                   const std::string& heuristic) {
   const Method& method = findMethod(heuristic);
-  PlaceContext ctx{costs, sim};
+  PlaceContext ctx{costs, sim, 1, 5000, {}, {}, nullptr};
   const Placement placed = method.place(ctx, Params(method.params(), {}));
   const std::vector<int> order =
       usesOrder(sim.discipline) ? executionOrder(placed) : std::vector<int>{};

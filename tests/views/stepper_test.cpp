@@ -276,6 +276,37 @@ class StepperTest : public QObject {
              static_cast<int>(heft_.trace->steps[2].ready.size()));
   }
 
+  // Times carry their unit on the values ("4.62 ms"), so the caption names none; a tie at the
+  // best score is counted and its rule stated; a recorded order says it has no scores and shows
+  // none.
+  void captionsStateUnitsTiesAndRecordedOrders() {
+    QCOMPARE(scoreCaption("upward rank (us)", true), QStringLiteral("upward rank, higher first"));
+    QCOMPARE(tiedAtBest({4.62, 4.62, 3.0}, true), 2);
+    QCOMPARE(tiedAtBest({4.62, 4.62, 3.0}, false), 1);
+    int tiedStep = -1;
+    for (size_t k = 0; k < heft_.trace->steps.size() && tiedStep < 0; ++k) {
+      std::vector<double> scores;
+      for (const CandidateScore& c : heft_.trace->steps[k].ready) scores.push_back(c.score);
+      if (tiedAtBest(scores, true) > 1) tiedStep = static_cast<int>(k);
+    }
+    QVERIFY2(tiedStep >= 0, "the LLaMA block's identical heads should tie somewhere");
+    w_->setContent(contentAt(heft_, tiedStep));
+    auto* caption = w_->findChild<QLabel*>("candidatesCaption");
+    QVERIFY(caption->text().contains(QStringLiteral("tied")));
+    QVERIFY(caption->text().contains(QStringLiteral("lower node index first")));
+    QVERIFY(!caption->text().contains(QString::fromUtf8("µs")));
+    auto* table = w_->findChild<QTableView*>("candidates");
+    QVERIFY(!table->isColumnHidden(CandidateModel::ScoreColumn));
+
+    auto recorded = std::make_shared<DecisionTrace>(*heft_.trace);
+    recorded->node_scored = false;
+    Traced replay = heft_;
+    replay.trace = recorded;
+    w_->setContent(contentAt(replay, tiedStep));
+    QVERIFY(caption->text().contains(QStringLiteral("recorded order: no scores")));
+    QVERIFY(table->isColumnHidden(CandidateModel::ScoreColumn));
+  }
+
   void theHeaderSaysWhereTheEpisodeStands() {
     const int k = busyStep(*heft_.trace) + 1;
     StepperContent c = contentAt(heft_, k);

@@ -10,6 +10,7 @@ int runGraphViewTest(int argc, char** argv);
 int runStepperTest(int argc, char** argv);
 int runTrainingTest(int argc, char** argv);
 int runRunsTest(int argc, char** argv);
+int runPaletteTest(int argc, char** argv);
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -19,7 +20,8 @@ int main(int argc, char** argv) {
     int (*run)(int, char**);
   } suites[] = {{"models", runModelsTest},     {"timeline", runTimelineViewTest},
                 {"graph", runGraphViewTest},   {"stepper", runStepperTest},
-                {"training", runTrainingTest}, {"runs", runRunsTest}};
+                {"training", runTrainingTest}, {"runs", runRunsTest},
+                {"palette", runPaletteTest}};
   if (argc > 1)
     for (const Suite& s : suites)
       if (std::strcmp(argv[1], s.name) == 0) {

@@ -101,6 +101,13 @@ int paintHeader(QPainter& p, const ViewHeader& header, const QFont& base, const 
         p.setBrush(QBrush(e.color, Qt::BDiagPattern));
         p.drawRect(sw);
         break;
+      case LegendEntry::Kind::Dotted:  // the op kinds without a shade of their own
+        p.setPen(Qt::NoPen);
+        p.setBrush(e.color);
+        p.drawRect(sw);
+        p.setBrush(QBrush(e.color.darker(170), Qt::Dense6Pattern));
+        p.drawRect(sw);
+        break;
     }
     p.setPen(t.text);
     p.drawText(sw.right() + 5, y + fm.ascent() + (rowH - kRowGap - fm.height()) / 2, e.text);

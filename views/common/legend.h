@@ -13,7 +13,7 @@ class QPainter;
 namespace doppler::views {
 
 struct LegendEntry {
-  enum class Kind { Swatch, Line, Outline, DashedOutline, Hatch };
+  enum class Kind { Swatch, Line, Outline, DashedOutline, Hatch, Dotted };
   Kind kind = Kind::Swatch;
   QColor color;
   QString text;

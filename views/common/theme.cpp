@@ -5,6 +5,7 @@
 #include <QStyle>
 #include <QStyleFactory>
 #include <QWidget>
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -61,17 +62,32 @@ Theme& mutableTheme() {
   return theme;
 }
 
-constexpr std::array<QRgb, 10> kDevicePalette = {0x4e79a7, 0xf28e2b, 0x59a14f, 0xe15759, 0x76b7b2,
-                                                 0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac};
-// ColorBrewer Set3, a soft qualitative palette.
-constexpr std::array<QRgb, 12> kOpPalette = {0x8dd3c7, 0xffffb3, 0xbebada, 0xfb8072,
-                                             0x80b1d3, 0xfdb462, 0xb3de69, 0xfccde5,
-                                             0xd9d9d9, 0xbc80bd, 0xccebc5, 0xffed6f};
+// Twelve qualitative colours that stay apart for colour-blind viewers: the smallest CIEDE2000
+// difference between any two, under normal vision and simulated protanopia, deuteranopia and
+// tritanopia (Machado et al. 2009), is 11.9 (Tableau 10 gives 0.7), and each stands at least 13
+// from the light and the dark background. The first four are Okabe-Ito's blue, orange, green and
+// a wine; the order keeps every prefix at least 12.4 apart up to seven devices.
+// tests/views/palette_test.cpp recomputes these figures.
+constexpr std::array<QRgb, 12> kDevicePalette = {0x0072b2, 0xe69f00, 0x009e73, 0x993366,
+                                                 0x99ddff, 0xd55e00, 0x9999ff, 0x006633,
+                                                 0xccff99, 0x3300cc, 0x660000, 0x330066};
+// Runs and methods (chart lines): each at least 15.4 CIEDE2000 from every device colour and 23
+// from each other (normal vision), lightness 28 to 75 so a line reads on both backgrounds.
+constexpr std::array<QRgb, Theme::kSeriesColors> kSeriesPalette = {
+    0xee6677, 0x00aaee, 0x888800, 0xcc44ee, 0xaa2200, 0x006666,
+    0x444488, 0xccaa88, 0x00cc00, 0x444422, 0xccaacc};
+// Op kinds are greys, so no op is ever read as a device: eight lightness levels (CIE L*),
+// alternating dark and light so kinds next to each other in the legend differ most, and none
+// between 33 and 47, where a grey comes within CIEDE2000 5 of a device colour for a colour-blind
+// viewer (the wine and the indigo lose their hue).
+constexpr std::array<int, Theme::kOpShades> kOpLightness = {20, 72, 48, 88, 30, 64, 80, 56};
 
-uint32_t fnv1a(const std::string& s) {
-  uint32_t h = 2166136261u;
-  for (unsigned char c : s) h = (h ^ c) * 16777619u;
-  return h;
+// The sRGB grey of a CIE lightness L* (0..100).
+QColor greyOfLightness(double l) {
+  const double y = l > 8 ? std::pow((l + 16) / 116, 3) : l / 903.3;
+  const double c = y <= 0.0031308 ? 12.92 * y : 1.055 * std::pow(y, 1 / 2.4) - 0.055;
+  const int v = static_cast<int>(std::lround(std::clamp(c, 0.0, 1.0) * 255));
+  return QColor(v, v, v);
 }
 
 }  // namespace
@@ -118,18 +134,20 @@ void Theme::setDark(bool dark, QApplication* app) {
 QColor Theme::deviceColor(int device) {
   if (device < 0) return QColor(0x99, 0x99, 0x99);
   if (device < static_cast<int>(kDevicePalette.size())) return QColor(kDevicePalette[device]);
-  // Beyond ten devices: golden-angle hues, alternating lightness so neighbours differ.
+  // Beyond twelve devices: golden-angle hues, alternating lightness so neighbours differ (not
+  // colour-blind safe; the legend and the lane names carry the device there).
   const int hue = static_cast<int>(std::fmod(device * 137.508, 360.0));
   return QColor::fromHsl(hue, 150, device % 2 ? 120 : 150);
 }
 
-QColor Theme::opColor(const std::string& op) {
-  static const std::pair<const char*, int> known[] = {
-      {"matmul", 4},  {"add", 0},  {"input", 8},   {"relu", 6},     {"bias_add", 1}, {"concat", 9},
-      {"softmax", 3}, {"rope", 5}, {"rmsnorm", 2}, {"silu_mul", 7}, {"mul", 10},     {"", 11}};
-  for (const auto& [name, index] : known)
-    if (op == name) return QColor(kOpPalette[index]);
-  return QColor(kOpPalette[fnv1a(op) % kOpPalette.size()]);
+QColor Theme::opShade(int rank) {
+  if (rank >= 0 && rank < kOpShades) return greyOfLightness(kOpLightness[rank]);
+  return greyOfLightness(96);  // the other kinds, drawn dotted over it
+}
+
+QColor Theme::seriesColor(int64_t key) {
+  const int64_t n = static_cast<int64_t>(kSeriesPalette.size());
+  return QColor(kSeriesPalette[static_cast<size_t>(((key % n) + n) % n)]);
 }
 
 QColor Theme::nodeColor(int node) {

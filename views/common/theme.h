@@ -1,10 +1,11 @@
 #pragma once
-// Colours and fonts every view draws with, for the light and the dark theme. Devices get strong
-// qualitative colours (Tableau 10); op kinds get a softer palette so a timeline coloured by op is
-// never mistaken for one coloured by device.
+// Colours and fonts every view draws with, for the light and the dark theme. One colour, one
+// meaning: devices get a colour-blind-safe qualitative palette of twelve hues and nothing else
+// uses it; op kinds get greys (no hue at all), so a timeline coloured by op is never read as one
+// coloured by device.
 #include <QColor>
 #include <QFont>
-#include <string>
+#include <cstdint>
 
 class QApplication;
 class QWidget;
@@ -23,7 +24,15 @@ struct Theme {
   static void setDark(bool dark, QApplication* app = nullptr);
 
   static QColor deviceColor(int device);
-  static QColor opColor(const std::string& op);
+  // Op kinds ranked by how many nodes they have (TimelineData): the first kOpShades get a grey
+  // each, the rest share one light grey that views draw dotted, named "other" in the legend.
+  static constexpr int kOpShades = 8;
+  static QColor opShade(int rank);
+  // Lines in charts, one per run or method: a palette of its own, at least 15 CIEDE2000 from every
+  // device colour, so a run's line is never read as a device. `key` picks it (a run's id, a
+  // method's place in a fixed list) and cycles after kSeriesColors.
+  static constexpr int kSeriesColors = 11;
+  static QColor seriesColor(int64_t key);
   static QColor nodeColor(int node);  // a stable colour per node index (timeline "by node")
   // A readable text colour on a given fill.
   static QColor textOn(const QColor& fill);

@@ -35,12 +35,11 @@ LineChartSpec FleetChartsView::spec(Metric metric) const {
       break;
   }
   s.slot = model_->slot();
-  const std::vector<std::string>& asked = model_->askedMethods();
   for (const std::string& m : model_->methods()) {
     const fs::SimResult* r = model_->result(m);
     ChartSeries c;
     c.name = QString::fromStdString(m);
-    c.color = methodColor(m, asked);
+    c.color = methodColor(m);
     c.values = metric == Metric::Response ? r->series.mean_response_s
                : metric == Metric::Queued ? r->series.queued
                                           : r->series.power_usd;

@@ -39,12 +39,17 @@ QColor divergingColor(double t) {
   return t < 0 ? mix(mid, QColor(0x2166ac), -t) : mix(mid, QColor(0xb2182b), t);
 }
 
-QColor methodColor(const std::string& method, const std::vector<std::string>& methods) {
-  const auto it = std::find(methods.begin(), methods.end(), method);
-  if (it != methods.end()) return Theme::deviceColor(static_cast<int>(it - methods.begin()));
+QColor methodColor(const std::string& method) {
+  // Every method the fleet knows, in a fixed order: a method's colour is the same in the map, the
+  // charts, the table and the decision trace, whichever methods a run asked for.
+  static const char* const known[] = {
+      "torta", "ot",   "milp",        "local",         "round-robin", "least-loaded",
+      "skylb", "sdib", "ot-smoothed", "torta-routing", "ot-allocator"};
+  for (size_t i = 0; i < std::size(known); ++i)
+    if (method == known[i]) return Theme::seriesColor(static_cast<int64_t>(i));
   uint32_t h = 2166136261u;
   for (unsigned char c : method) h = (h ^ c) * 16777619u;
-  return Theme::deviceColor(static_cast<int>(h % 10));
+  return Theme::seriesColor(h);
 }
 
 void paintColorBar(QPainter& p, const QRectF& bar, bool diverging, const QString& low,

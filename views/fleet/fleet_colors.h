@@ -17,8 +17,9 @@ namespace doppler::views {
 QColor sequentialColor(double t);
 // t in [-1, 1] (clamped); 0 is the theme's background.
 QColor divergingColor(double t);
-// A stable colour per method: the method's place in `methods`, else a hash of its name.
-QColor methodColor(const std::string& method, const std::vector<std::string>& methods = {});
+// A stable colour per method, the same in every window (the runs' series palette, apart from the
+// devices'): a fixed place for the fleet's own methods, else a hash of the name.
+QColor methodColor(const std::string& method);
 
 // A vertical colour bar with its end labels, for legends.
 void paintColorBar(QPainter& p, const QRectF& bar, bool diverging, const QString& low,

@@ -90,8 +90,7 @@ LineChartSpec FleetDecisionView::regretSpec() const {
   s.markers = model_->fallbackSlots(m);
   s.markerName = tr("fallback");
   if (model_->result(m) && model_->result(FleetRunModel::kReferenceMethod))
-    s.series.push_back({QString::fromStdString(m), methodColor(m, model_->askedMethods()),
-                        model_->regretSeries(m), false});
+    s.series.push_back({QString::fromStdString(m), methodColor(m), model_->regretSeries(m), false});
   return s;
 }
 

@@ -388,7 +388,7 @@ void FleetWorkbench::refreshTable() {
                                QString::number(s.fallbacks)};
     for (int c = 0; c < cells.size(); ++c) {
       auto* item = new QTableWidgetItem(cells[c]);
-      if (c == 0) item->setForeground(methodColor(s.method, model_->askedMethods()));
+      if (c == 0) item->setForeground(methodColor(s.method));
       item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter
                                     : Qt::AlignRight | Qt::AlignVCenter);
       table_->setItem(r, c, item);

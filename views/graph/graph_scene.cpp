@@ -468,6 +468,10 @@ int GraphScene::nodeDevice(int node) const {
   return node >= 0 && node < static_cast<int>(device_.size()) ? device_[node] : -1;
 }
 
+QColor GraphScene::nodeFill(int node) const {
+  return node >= 0 && node < static_cast<int>(nodes_.size()) ? nodes_[node]->fill : QColor();
+}
+
 void GraphScene::setCriticalPathVisible(bool on) {
   if (on == showCritical_) return;
   showCritical_ = on;
@@ -584,7 +588,7 @@ StepRole GraphScene::stepRole(int node) const {
 }
 
 void GraphScene::paintStepBadges(QPainter& p, const QTransform& toDevice, const QFont& font) const {
-  if (!overlay_ || roles_.empty() || nodes_.empty()) return;
+  if (!overlay_ || !overlay_->node_scored || roles_.empty() || nodes_.empty()) return;
   const Theme& t = Theme::current();
   QFont small = font;
   if (small.pointSizeF() > 0) small.setPointSizeF(small.pointSizeF() * 0.85);

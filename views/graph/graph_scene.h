@@ -92,6 +92,8 @@ class GraphScene : public QGraphicsScene {
   const DisplayGraphPtr& display() const { return display_; }
   // The device whose colour fills a drawn node (-1 without a placement).
   int nodeDevice(int node) const;
+  // The colour a drawn node is filled with now (invalid before its items are built).
+  QColor nodeFill(int node) const;
   // Frames around the members of expanded groups (scene coordinates).
   int groupFrameCount() const { return static_cast<int>(frames_.size()); }
   const SnapshotPtr& snapshot() const { return snapshot_; }

@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QContextMenuEvent>
+#include <QFontInfo>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLabel>
@@ -418,12 +419,12 @@ ViewHeader GraphView::header() const {
                         .arg(step->steps)
                         .arg(step->ready.size())
                   : tr("step %1/%2, complete").arg(step->step).arg(step->steps));
-    QString meaning = QString::fromStdString(step->node_score);
-    meaning.replace(QStringLiteral("(us)"), QString::fromUtf8("(µs)"));
-    h.legend.push_back(
-        {LegendEntry::Kind::Outline, stepAccent(),
-         meaning.isEmpty() ? tr("ready, with its score") : tr("ready, with its %1").arg(meaning),
-         2});
+    const QString meaning = scoreMeaning(step->node_score);
+    h.legend.push_back({LegendEntry::Kind::Outline, stepAccent(),
+                        !step->node_scored  ? tr("ready (recorded order: no scores)")
+                        : meaning.isEmpty() ? tr("ready, with its score")
+                                            : tr("ready, with its %1").arg(meaning),
+                        2});
     h.legend.push_back({LegendEntry::Kind::Outline, stepAccent(), tr("chosen at this step"), 3.5});
     const Theme& t = Theme::current();
     h.legend.push_back({LegendEntry::Kind::Swatch, t.dark ? t.grid : t.panel.darker(108),
@@ -444,11 +445,14 @@ void GraphView::fitAll() {
   double s = std::min(avail.width() / r.width(), avail.height() / r.height());
   s = std::clamp(s, 0.02, 1.5);
   // A graph too large to read whole: if its breadth fits at a legible zoom, fit that instead and
-  // show the start of the flow (the minimap shows the rest).
+  // show the start of the flow (the minimap shows the rest). With a least label size, the zoom
+  // that gives it is the floor, and the graph fills its breadth above it.
   const bool lr = direction_ == LayoutDirection::LeftToRight;
   const double across = lr ? avail.height() / r.height() : avail.width() / r.width();
-  const bool partial = s < kLegibleZoom && across >= kLegibleZoom;
-  if (partial) s = std::min(across, 1.0);
+  const double fontPx = std::max(1, QFontInfo(scene_->font()).pixelSize());
+  const double floor = minLabelPx_ > 0 ? minLabelPx_ / fontPx : 0;
+  const bool partial = floor > 0 ? s < floor : s < kLegibleZoom && across >= kLegibleZoom;
+  if (partial) s = floor > 0 ? std::max(floor, std::min(across, 1.5)) : std::min(across, 1.0);
   inFit_ = true;
   setTransform(QTransform::fromScale(s, s));
   // Room above the graph for the header, in scene units, so the header never hides a node.
@@ -459,8 +463,19 @@ void GraphView::fitAll() {
   centerOn(centre);
   inFit_ = false;
   fitPending_ = false;
+  if (partial && floor > 0 && scene_->selected() >= 0)
+    centerOn(scene_->nodeRect(scene_->selected()).center());
   atFit_ = true;
   updateMinimap();
+}
+
+void GraphView::setMinimumLabelPixels(double px) {
+  minLabelPx_ = std::max(0.0, px);
+  if (atFit_) fitAll();
+}
+
+double GraphView::labelPixels() const {
+  return QFontInfo(scene_->font()).pixelSize() * zoom();
 }
 
 void GraphView::zoomBy(double factor) {

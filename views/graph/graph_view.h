@@ -67,6 +67,13 @@ class GraphView : public QGraphicsView, public ImageSource {
   bool hasLayout() const { return scene_->hasLayout() && scene_->layout() != nullptr; }
   double zoom() const;
   bool atFit() const { return atFit_; }
+  // The least size node labels may have on screen when fitting, in pixels (presentation mode asks
+  // for 14, read from the back of a room); 0 fits the whole graph however small. A graph too
+  // large for it is fitted at that size along its breadth, from the selected node or the start.
+  void setMinimumLabelPixels(double px);
+  double minimumLabelPixels() const { return minLabelPx_; }
+  // The height node labels have on screen now, in pixels.
+  double labelPixels() const;
   void setCriticalPathVisible(bool on);
   bool criticalPathVisible() const { return scene_->criticalPathVisible(); }
   // The decision stepper's step (null clears): the ready set outlined with each candidate's
@@ -153,6 +160,7 @@ class GraphView : public QGraphicsView, public ImageSource {
   std::optional<LayoutDirection> directionChoice_;  // empty: from the pane's shape
   LayoutDirection direction_ = LayoutDirection::TopToBottom;
   bool atFit_ = true;
+  double minLabelPx_ = 0;
   bool inFit_ = false;  // refit on resize until the user zooms or pans
   std::vector<int> matches_;
   int matchCursor_ = -1;

@@ -87,11 +87,8 @@ void RunCompareView::hideEvent(QHideEvent* event) {
   if (!event->spontaneous()) Q_EMIT closed();
 }
 
-QColor runColor(int index) {
-  // Distinct from the device palette's order, so a run's line is not read as a device.
-  static const QRgb colors[] = {0x3b5bdb, 0xd9480f, 0x2b8a3e, 0xae3ec9,
-                                0x1098ad, 0xe67700, 0xc2255c, 0x5c940d};
-  return QColor(colors[static_cast<size_t>(index) % std::size(colors)]);
+QColor runColor(const sessions::RunInfo& run) {
+  return Theme::seriesColor(run.id);
 }
 
 QStringList movedNodeIds(const RunComparison& c) {
@@ -177,7 +174,7 @@ void CompareTimelines::paintEvent(QPaintEvent*) {
     const auto& timeline = c_->timelines[r];
     const int devices = std::max(1, deviceCount(run, timeline));
     // Heading: the run's colour, name, method and makespan.
-    p.fillRect(QRect(4, y + 3, 10, headH - 6), runColor(static_cast<int>(r)));
+    p.fillRect(QRect(4, y + 3, 10, headH - 6), runColor(c_->runs[r]));
     p.setPen(theme.text);
     QString heading = runHeading(run) + QStringLiteral(" · ") + q(run.method);
     if (timeline)
@@ -214,7 +211,7 @@ void CompareTimelines::paintEvent(QPaintEvent*) {
             p.drawRect(bar.adjusted(0, 0, -1, -1));
           }
         }
-      p.setPen(QPen(runColor(static_cast<int>(r)), 2, Qt::DashLine));
+      p.setPen(QPen(runColor(c_->runs[r]), 2, Qt::DashLine));
       const int end = static_cast<int>(std::lround(x(timeline->makespan_us)));
       p.drawLine(end, y, end, y + devices * laneH);
     }
@@ -347,7 +344,7 @@ void RunCompareView::rebuildChart() {
     const sessions::Series& s = c_.series[r];
     auto* line = new QLineSeries;
     line->setName(runHeading(c_.runs[r]) + QStringLiteral(" ") + q(c_.runs[r].method));
-    const QColor color = runColor(static_cast<int>(r));
+    const QColor color = runColor(c_.runs[r]);
     if (!s.steps.empty()) {
       // At most ~2 points per pixel column of a wide chart: each bucket's min and max.
       const size_t n = s.steps.size(), buckets = 1500;
@@ -407,7 +404,7 @@ void RunCompareView::rebuildSummary() {
   for (size_t r = 0; r < runs; ++r) {
     const sessions::RunInfo& run = c_.runs[r];
     auto* header = new QTableWidgetItem(runHeading(run));
-    header->setForeground(runColor(static_cast<int>(r)));
+    header->setForeground(runColor(c_.runs[r]));
     summary_->setHorizontalHeaderItem(static_cast<int>(r), header);
     const auto makespan = figure(run, "makespan_us");
     const double ratio = ratioToBound(run);

@@ -36,8 +36,9 @@ QStringList movedNodeIds(const RunComparison& c);
 double timelineUtilization(const sessions::TimelineRecord& t, int devices);
 // The summary, moved nodes and series as CSV (blocks headed by "# ..." lines).
 QString comparisonCsv(const RunComparison& c);
-// The colour a run is drawn with (chart lines, timeline headings, table headers).
-QColor runColor(int index);
+// The colour a run is drawn with (chart lines, timeline headings, table headers): by its id, so
+// a run keeps its colour in every comparison.
+QColor runColor(const sessions::RunInfo& run);
 
 class CompareTimelines;
 

@@ -38,9 +38,25 @@ QString formatScore(double score, const std::string& meaning) {
   return QString::number(score, 'g', 2);
 }
 
-QString scoreCaption(const std::string& meaning, bool higherBetter) {
+int tiedAtBest(const std::vector<double>& scores, bool higherBetter) {
+  if (scores.empty()) return 0;
+  const double best = higherBetter ? *std::max_element(scores.begin(), scores.end())
+                                   : *std::min_element(scores.begin(), scores.end());
+  const double tol = 1e-9 * std::abs(best);
+  return static_cast<int>(std::count_if(scores.begin(), scores.end(),
+                                        [&](double s) { return std::abs(s - best) <= tol; }));
+}
+
+QString scoreMeaning(const std::string& meaning) {
+  // A time's values carry their own unit ("4.62 ms"); a unit in the heading would contradict it.
   QString text = QString::fromStdString(meaning);
-  text.replace(QStringLiteral("(us)"), QString::fromUtf8("(µs)"));
+  text.remove(QStringLiteral(" (us)"));
+  text.remove(QStringLiteral("(us)"));
+  return text;
+}
+
+QString scoreCaption(const std::string& meaning, bool higherBetter) {
+  QString text = scoreMeaning(meaning);
   if (text.isEmpty()) text = QStringLiteral("score");
   return higherBetter ? QStringLiteral("%1, higher first").arg(text)
                       : QStringLiteral("%1, lower first").arg(text);

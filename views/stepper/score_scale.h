@@ -29,8 +29,12 @@ std::vector<double> barFractions(const std::vector<double>& scores, bool higherB
 bool scoreIsTime(const std::string& meaning);
 // "108 µs" for times, "0.42" for probabilities and other plain numbers.
 QString formatScore(double score, const std::string& meaning);
-// "upward rank (µs), higher first": the meaning for a column header or a caption.
+// "upward rank": the meaning without its unit (a time's values carry theirs, "4.62 ms").
+QString scoreMeaning(const std::string& meaning);
+// "upward rank, higher first": the meaning for a column header or a caption.
 QString scoreCaption(const std::string& meaning, bool higherBetter);
+// How many candidates share the best score (relative tolerance 1e-9, as the schedulers compare).
+int tiedAtBest(const std::vector<double>& scores, bool higherBetter);
 
 // The stepper's accent (the ready set, the chosen node and device, the position marker), the
 // same in the dock, the graph and the timeline; readable on the light and the dark theme.

@@ -17,7 +17,8 @@ struct StepOverlay {
   std::vector<CandidateScore> ready;
   std::string node_score;  // what the scores mean ("upward rank (us)", "SEL probability", ...)
   bool node_higher_better = true;
-  int chosen = -1;  // the node picked at `step` (emphasised); -1 once complete
+  bool node_scored = true;  // false: a recorded order, no scores to show
+  int chosen = -1;          // the node picked at `step` (emphasised); -1 once complete
   // The branch's whole plan (reference cost model): nodes placed before `step` are drawn solid,
   // the rest faintly, where they will land if the episode goes on unchanged.
   Schedule plan;

@@ -260,6 +260,7 @@ StepperWidget::StepperWidget(QWidget* parent) : QWidget(parent) {
   candidatesCaption_ = new QLabel;
   candidatesCaption_->setObjectName(QStringLiteral("candidatesCaption"));
   candidatesCaption_->setTextFormat(Qt::RichText);
+  candidatesCaption_->setWordWrap(true);  // a long caption must not widen the dock
   candidates_ =
       makeTable(QStringLiteral("candidates"), candidateModel_, CandidateModel::ScoreColumn, this);
   candidates_->verticalHeader()->setVisible(true);
@@ -275,6 +276,7 @@ StepperWidget::StepperWidget(QWidget* parent) : QWidget(parent) {
   devicesCaption_ = new QLabel;
   devicesCaption_->setObjectName(QStringLiteral("devicesCaption"));
   devicesCaption_->setTextFormat(Qt::RichText);
+  devicesCaption_->setWordWrap(true);
   devices_ =
       makeTable(QStringLiteral("devices"), deviceModel_, DeviceChoiceModel::ScoreColumn, this);
   devices_->verticalHeader()->setVisible(false);
@@ -501,14 +503,37 @@ void StepperWidget::refresh() {
   slider_->setValue(k);
   slider_->setPageStep(std::max(1, n / 10));
 
+  candidates_->setColumnHidden(CandidateModel::ScoreColumn, have && !trace->node_scored);
   if (have && k < n) {
+    const DecisionStep& step = trace->steps[k];
+    QString scores;
+    if (!trace->node_scored) {
+      scores = tr("recorded order: no scores");
+    } else {
+      std::vector<double> values;
+      for (const CandidateScore& c : step.ready) values.push_back(c.score);
+      scores = scoreCaption(trace->node_score, trace->node_higher_better).toHtmlEscaped();
+      // Ties are visible, with the rule that decided them.
+      if (const int tied = tiedAtBest(values, trace->node_higher_better); tied > 1)
+        scores += tr(" · <b>%1 tied</b> at the best; ties: %2")
+                      .arg(tied)
+                      .arg(QString::fromStdString(trace->node_tie_break.empty()
+                                                      ? std::string("first listed")
+                                                      : trace->node_tie_break)
+                               .toHtmlEscaped());
+    }
     candidatesCaption_->setText(
-        tr("<b>Ready set</b> · %1 candidates · %2")
-            .arg(trace->steps[k].ready.size())
-            .arg(scoreCaption(trace->node_score, trace->node_higher_better).toHtmlEscaped()));
-    devicesCaption_->setText(
-        tr("<b>Devices</b> · %1")
-            .arg(scoreCaption(trace->device_score, trace->device_higher_better).toHtmlEscaped()));
+        tr("<b>Ready set</b> · %1 candidates · %2").arg(step.ready.size()).arg(scores));
+    std::vector<double> deviceValues;
+    for (const DeviceScore& d : step.devices) deviceValues.push_back(d.score);
+    QString deviceScores =
+        scoreCaption(trace->device_score, trace->device_higher_better).toHtmlEscaped();
+    if (const int tied = tiedAtBest(deviceValues, trace->device_higher_better);
+        tied > 1 && !trace->device_tie_break.empty())
+      deviceScores += tr(" · <b>%1 tied</b>; ties: %2")
+                          .arg(tied)
+                          .arg(QString::fromStdString(trace->device_tie_break).toHtmlEscaped());
+    devicesCaption_->setText(tr("<b>Devices</b> · %1").arg(deviceScores));
   } else {
     candidatesCaption_->setText(tr("<b>Ready set</b>"));
     devicesCaption_->setText(tr("<b>Devices</b>"));

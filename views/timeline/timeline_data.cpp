@@ -67,20 +67,32 @@ TimelineData TimelineData::build(const DataflowGraph& g, const DeviceSet& d, con
   }
 
   t.opColor.resize(n);
+  t.opRank.resize(n);
   t.nodeColor.resize(n);
   t.nodeLabels.resize(n);
-  std::map<std::string, double> opTime;
+  std::map<std::string, OpKind> kinds;
   for (int v = 0; v < n; ++v) {
     const std::string& op = g.node(v).op;
-    t.opColor[v] = Theme::opColor(op).rgb();
+    OpKind& kind = kinds[op];
+    kind.op = op;
+    ++kind.nodes;
+    if (v < static_cast<int>(s.nodes.size()))
+      kind.total_us += s.nodes[v].finish_us - s.nodes[v].start_us;
     t.nodeColor[v] = Theme::nodeColor(v).rgb();
     t.nodeLabels[v] = QString::fromStdString(g.node(v).id);
-    if (v < static_cast<int>(s.nodes.size()))
-      opTime[op] += s.nodes[v].finish_us - s.nodes[v].start_us;
   }
-  for (auto& [op, total] : opTime) t.ops.push_back({op, Theme::opColor(op).rgb(), total});
-  std::sort(t.ops.begin(), t.ops.end(),
-            [](const OpKind& a, const OpKind& b) { return a.total_us > b.total_us; });
+  for (auto& [op, kind] : kinds) t.ops.push_back(kind);
+  std::stable_sort(t.ops.begin(), t.ops.end(),
+                   [](const OpKind& a, const OpKind& b) { return a.nodes > b.nodes; });
+  std::map<std::string, int> rank;
+  for (size_t i = 0; i < t.ops.size(); ++i) {
+    t.ops[i].color = Theme::opShade(static_cast<int>(i)).rgb();
+    rank[t.ops[i].op] = static_cast<int>(i);
+  }
+  for (int v = 0; v < n; ++v) {
+    t.opRank[v] = rank[g.node(v).op];
+    t.opColor[v] = t.ops[t.opRank[v]].color;
+  }
   for (int dev = 0; dev < t.devices; ++dev) t.deviceColor.push_back(Theme::deviceColor(dev).rgb());
   t.edges.reserve(g.edgeCount());
   t.inEdges.resize(n);

@@ -10,6 +10,7 @@
 #include "core/graph/dataflow_graph.h"
 #include "core/graph/device_set.h"
 #include "core/sim/schedule.h"
+#include "views/common/theme.h"
 
 namespace doppler::views {
 
@@ -32,7 +33,8 @@ struct TimelineLane {
 struct OpKind {
   std::string op;
   QRgb color;
-  double total_us;
+  int nodes = 0;
+  double total_us = 0;
 };
 
 struct TimelineData {
@@ -45,8 +47,12 @@ struct TimelineData {
   std::vector<int> nodeLane, nodeIndex;
   std::vector<int> edgeLane, edgeIndex;
   std::vector<QRgb> opColor, nodeColor;  // per node
+  std::vector<int> opRank;               // per node: its op kind's index in ops
   std::vector<QString> nodeLabels;       // per node: its id (bars are coloured by op)
-  std::vector<OpKind> ops;               // op kinds by total time, longest first
+  // Op kinds by node count, most first, then by name: the graph's own order, so a kind keeps its
+  // shade in every placement. Kinds from Theme::kOpShades on are drawn as "other".
+  std::vector<OpKind> ops;
+  bool otherOp(int node) const { return opRank[node] >= Theme::kOpShades; }
   std::vector<QRgb> deviceColor;
   // The graph's edges (src, dst) by edge index, for flow arrows.
   std::vector<std::pair<int, int>> edges;

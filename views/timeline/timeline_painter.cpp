@@ -69,6 +69,20 @@ bool TimelinePainter::faint(const TimelineData& data, const TimelineState& state
   return node >= 0 && node < static_cast<int>(state.placed.size()) && !state.placed[node];
 }
 
+QRgb TimelinePainter::barColor(const TimelineData& data, TimelineColorMode mode,
+                               const TimelineLane& lane, const TimelineEvent& e) {
+  if (e.node < 0) return 0xff888888;
+  switch (mode) {
+    case TimelineColorMode::Node:
+      return data.nodeColor[e.node];
+    case TimelineColorMode::Device:
+      return data.deviceColor[lane.device];
+    case TimelineColorMode::OpKind:
+      break;
+  }
+  return data.opColor[e.node];
+}
+
 QString TimelinePainter::opLegendName(const std::string& op) {
   return op.empty() ? QStringLiteral("(no op)") : QString::fromStdString(op);
 }
@@ -181,17 +195,8 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
     bool faint;
   };
   std::vector<Bar> bars;
-  auto colourOf = [&](const TimelineEvent& e, const TimelineLane& lane) -> QRgb {
-    if (e.node < 0) return 0xff888888;
-    switch (st.colorMode) {
-      case TimelineColorMode::Node:
-        return data.nodeColor[e.node];
-      case TimelineColorMode::Device:
-        return data.deviceColor[lane.device];
-      case TimelineColorMode::OpKind:
-        break;
-    }
-    return data.opColor[e.node];
+  auto colourOf = [&](const TimelineEvent& e, const TimelineLane& lane) {
+    return barColor(data, st.colorMode, lane, e);
   };
   for (size_t l = 0; l < data.lanes.size(); ++l) {
     const TimelineLane& lane = data.lanes[l];
@@ -255,6 +260,8 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
       // A faint bar hides the idle hatching behind it, so it reads as a bar, not as idle time.
       if (b.faint) p.fillRect(b.r, l % 2 ? theme.laneAlt : theme.background);
       p.fillRect(b.r, fill);
+      if (!transfer && st.colorMode == TimelineColorMode::OpKind && data.otherOp(b.e->node))
+        p.fillRect(b.r, QBrush(edge, Qt::Dense6Pattern));  // "other" op kinds: dotted
       if (b.r.width() >= 5) {
         p.setPen(QPen(edge, 1));
         p.setBrush(Qt::NoBrush);

@@ -24,7 +24,8 @@ struct TimelineState {
   double t0 = 0;       // time at the left edge of the plot, microseconds
   double usPerPx = 1;  // zoom
   int scrollY = 0;     // lanes scrolled up by this many pixels
-  TimelineColorMode colorMode = TimelineColorMode::OpKind;
+  // Device first: a bar's colour then means what a node's fill means in the graph view.
+  TimelineColorMode colorMode = TimelineColorMode::Device;
   int hovered = -1, selected = -1;  // nodes
   std::optional<std::pair<double, double>> range;
   std::vector<DeviceRangeStats> rangeStats;
@@ -59,6 +60,9 @@ class TimelinePainter {
   // Event in a lane nearest to time t within `slack` microseconds, or -1.
   static int eventAt(const TimelineData& data, int lane, double t, double slack);
   static QString opLegendName(const std::string& op);
+  // The colour a bar is painted in under a colouring (a transfer without a producer is grey).
+  static QRgb barColor(const TimelineData& data, TimelineColorMode mode, const TimelineLane& lane,
+                       const TimelineEvent& e);
   // Whether an event is drawn faint: a node not placed yet at the stepper's step, or a transfer
   // into one.
   static bool faint(const TimelineData& data, const TimelineState& state, const TimelineEvent& e);

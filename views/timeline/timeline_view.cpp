@@ -207,10 +207,17 @@ ViewHeader TimelineView::header() const {
                      .arg(data_->eventCount);
   }
   if (state_.colorMode == TimelineColorMode::OpKind) {
-    const int shown = std::min<int>(data_->ops.size(), 10);
-    for (int i = 0; i < shown; ++i)
+    const int kinds = static_cast<int>(data_->ops.size());
+    const int shaded = std::min(kinds, Theme::kOpShades);
+    for (int i = 0; i < shaded; ++i)
       h.legend.push_back({LegendEntry::Kind::Swatch, QColor::fromRgb(data_->ops[i].color),
                           TimelinePainter::opLegendName(data_->ops[i].op)});
+    if (kinds > shaded) {
+      int nodes = 0;
+      for (int i = shaded; i < kinds; ++i) nodes += data_->ops[i].nodes;
+      h.legend.push_back({LegendEntry::Kind::Dotted, QColor::fromRgb(data_->ops[shaded].color),
+                          tr("%n other op kind(s), %1 nodes", nullptr, kinds - shaded).arg(nodes)});
+    }
   } else if (state_.colorMode == TimelineColorMode::Device) {
     for (int d = 0; d < std::min(s.devices->size(), 10); ++d)
       h.legend.push_back({LegendEntry::Kind::Swatch, QColor::fromRgb(data_->deviceColor[d]),
@@ -367,13 +374,28 @@ bool TimelineView::hasOpKinds() const {
 
 void TimelineView::cycleColorMode() {
   switch (state_.colorMode) {
-    case TimelineColorMode::OpKind:
-      return setColorMode(TimelineColorMode::Device);
     case TimelineColorMode::Device:
+      return setColorMode(hasOpKinds() ? TimelineColorMode::OpKind : TimelineColorMode::Node);
+    case TimelineColorMode::OpKind:
       return setColorMode(TimelineColorMode::Node);
     case TimelineColorMode::Node:
-      return setColorMode(hasOpKinds() ? TimelineColorMode::OpKind : TimelineColorMode::Device);
+      return setColorMode(TimelineColorMode::Device);
   }
+}
+
+QColor TimelineView::barColor(int node) const {
+  if (!data_ || node < 0 || node >= static_cast<int>(data_->nodeLane.size())) return {};
+  const int lane = data_->nodeLane[node];
+  if (lane < 0) return {};
+  const TimelineLane& l = data_->lanes[lane];
+  return QColor::fromRgb(
+      TimelinePainter::barColor(*data_, state_.colorMode, l, l.events[data_->nodeIndex[node]]));
+}
+
+QColor TimelineView::laneColor(int node) const {
+  if (!data_ || node < 0 || node >= static_cast<int>(data_->nodeLane.size())) return {};
+  const int lane = data_->nodeLane[node];
+  return lane < 0 ? QColor() : QColor::fromRgb(data_->deviceColor[data_->lanes[lane].device]);
 }
 
 void TimelineView::setColorMode(TimelineColorMode mode) {

@@ -61,10 +61,14 @@ class TimelineView : public QAbstractScrollArea, public ImageSource {
   const std::vector<int>& groupNodes() const { return state_.groupNodes; }
 
   void setColorMode(TimelineColorMode mode);
-  // Op kind, device, node, and round (op kind is skipped when the graph has none).
+  // Device, op kind, node, and round (op kind is skipped when the graph has none).
   void cycleColorMode();
   bool hasOpKinds() const;
   TimelineColorMode colorMode() const { return state_.colorMode; }
+  // The colour of a node's compute bar under the current colouring, and of the swatch that heads
+  // its lane (its device's); invalid when the node has no bar.
+  QColor barColor(int node) const;
+  QColor laneColor(int node) const;
   void setRange(std::optional<std::pair<double, double>> range);
   std::optional<std::pair<double, double>> range() const { return state_.range; }
   const std::vector<DeviceRangeStats>& rangeStats() const { return state_.rangeStats; }

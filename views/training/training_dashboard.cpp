@@ -410,6 +410,8 @@ void TrainingDashboard::reset(const TrainingReferences& refs, long plannedEpisod
   refs_ = refs;
   planned_ = std::max(0L, plannedEpisodes);
   hasProgress_ = false;
+  bestAvailable_ = true;
+  bestWhyNot_.clear();
   last_ = train::TrainProgress{};
   bestGreedy_ = NAN;
   events_->clear();
@@ -516,14 +518,27 @@ void TrainingDashboard::setState(TrainingState s, const QString& message) {
   updateProgress();  // a finished run's bar says what was done, not what is going on
 }
 
+void TrainingDashboard::setBestPlacementAvailable(bool available, const QString& whyNot) {
+  bestAvailable_ = available;
+  bestWhyNot_ = whyNot;
+  updateButtons();
+}
+
 void TrainingDashboard::updateButtons() {
   const bool active = state_ == TrainingState::Running || state_ == TrainingState::Paused;
   start_->setEnabled(!active);
   pause_->setEnabled(active);
   cancel_->setEnabled(active);
   pause_->setText(state_ == TrainingState::Paused ? tr("Resume") : tr("Pause"));
-  showBest_->setEnabled(hasProgress_);
-  openBest_->setEnabled(hasProgress_);
+  const bool best = hasProgress_ && bestAvailable_;
+  showBest_->setEnabled(best);
+  openBest_->setEnabled(best);
+  const QString why =
+      !hasProgress_ ? tr("No episode yet: the best placement arrives with the first") : bestWhyNot_;
+  showBest_->setToolTip(best ? tr("Show the best placement so far in the graph and the timeline")
+                             : why);
+  openBest_->setToolTip(best ? tr("Step through the best placement so far in the decision stepper")
+                             : why);
   // A run's settings are fixed once it starts.
   stage_->setEnabled(!active);
   paramsBox_->setEnabled(!active);

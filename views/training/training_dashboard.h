@@ -55,6 +55,10 @@ class TrainingDashboard : public QWidget {
   void setReferences(const TrainingReferences& refs);
   void addProgress(const train::TrainProgress& p);
   void setState(TrainingState s, const QString& message = {});
+  // Whether "Show best placement" and "Open best in stepper" can work (reset makes them
+  // available): a stored run shown without its best episode disables them, saying why.
+  void setBestPlacementAvailable(bool available, const QString& whyNot = {});
+  bool bestPlacementAvailable() const { return hasProgress_ && bestAvailable_; }
   TrainingState state() const { return state_; }
   // The progress bar's text ("3,400 of 12,000 episodes · 850 episodes/s · ETA 10 s").
   QString progressText() const;
@@ -120,6 +124,8 @@ class TrainingDashboard : public QWidget {
   TrainingReferences refs_;
   long planned_ = 0;
   bool hasProgress_ = false;
+  bool bestAvailable_ = true;
+  QString bestWhyNot_;
   train::TrainProgress last_;
   double bestGreedy_ = NAN;
   bool quiet_ = false;
