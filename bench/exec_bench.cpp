@@ -19,7 +19,8 @@ doppler::DataflowGraph layered(int layers, int width) {
       doppler::Node n;
       n.id = "n" + std::to_string(l) + "_" + std::to_string(i);
       const int v = g.addNode(n);
-      if (l > 0) g.addEdge(doppler::Edge{v - width - i + static_cast<int>(rng() % width), v, 4096});
+      if (l > 0)
+        g.addEdge(doppler::Edge{v - width - i + static_cast<int>(rng() % width), v, 4096, {}});
     }
   return g;
 }

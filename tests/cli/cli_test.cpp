@@ -144,7 +144,7 @@ TEST_F(Demo, WithoutThePaperGraphsSaysSoOnceAndGoesOn) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(labels(json::parse(r.out)), generated_);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  for (const std::string& fragment :
+  for (const char* fragment :
        {"doppler-graphs/chain_mm_112nodes.txt",
         "doppler-graphs/full_transformer_layer_261nodes.txt", "were not found in",
         "nowhere (--data-dir)", "--data-dir DIR", "DOPPLER_DATA_DIR=DIR"})

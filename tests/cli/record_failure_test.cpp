@@ -155,8 +155,11 @@ TEST_F(RecordFailure, PlaceOnAFullDiskPrintsItsResultThenSaysTheRunWasNotRecorde
   // The session is left readable; only the first run finished.
   const auto runs = nlohmann::json::parse(ok({"runs", "list", "--db", db, "--json"}))["runs"];
   ASSERT_GE(runs.size(), 1u);
-  for (const auto& r : runs)
-    if (r["id"] != 1) EXPECT_NE(r["status"], "finished") << r.dump();
+  for (const auto& r : runs) {
+    if (r["id"] != 1) {
+      EXPECT_NE(r["status"], "finished") << r.dump();
+    }
+  }
 }
 
 TEST_F(RecordFailure, ARunThatCannotEvenBeginIsStillComputed) {

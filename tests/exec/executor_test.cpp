@@ -79,10 +79,11 @@ void expectValidTimeline(const DataflowGraph& g, const Assignment& a, const Sche
   }
   for (int v = 0; v < g.nodeCount(); ++v)
     for (int w = v + 1; w < g.nodeCount(); ++w)
-      if (a[v] == a[w])
+      if (a[v] == a[w]) {
         EXPECT_TRUE(s.nodes[v].finish_us <= s.nodes[w].start_us ||
                     s.nodes[w].finish_us <= s.nodes[v].start_us)
             << g.node(v).id << " and " << g.node(w).id << " overlap on device " << a[v];
+      }
 }
 
 TEST(Executor, EveryDisciplineRespectsDependenciesAndMatchesOneDevice) {

@@ -121,7 +121,7 @@ TEST(DisciplinePipeline, FifoIsTheDefaultAndIgnoresTheOrder) {
   const DataflowGraph g = generateGraph("llama-block");
   const DeviceSet d = DeviceSet::uniform(4);
   const CostTable c(g, d);
-  for (const std::string& method : {"heft", "etf", "round-robin", "local-search"}) {
+  for (const char* method : {"heft", "etf", "round-robin", "local-search"}) {
     const PlaceOutcome out = place(g, d, method, Discipline::Fifo);
     const SimResult plain = Simulator(c).run(out.placement.assignment);
     EXPECT_EQ(out.makespan(), plain.schedule.makespan_us) << method;

@@ -179,7 +179,7 @@ TEST(StageReal, TrainsOnRealExecutionsAndCancelsBetweenThem) {
   TrainConfig cfg = quickReal(100000);
   cfg.exec_target_ms = 1;
   cfg.exec_repeat = 1;
-  const TrainRequest request{ch.graph, ch.devices, cfg, kSmall};
+  const TrainRequest request{ch.graph, ch.devices, cfg, kSmall, {}};
   CancelToken cancel;
   std::atomic<long> seen{0};
   TrainResult r;

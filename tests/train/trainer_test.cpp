@@ -222,7 +222,7 @@ TEST(Trainer, CheckpointResumesExactly) {
 TEST(Trainer, JobRunsOnAWorkerThreadAndCancels) {
   Chain ch;
   TrainConfig cfg = quick(Stage::Simulation, 100000);
-  const TrainRequest request{ch.graph, ch.devices, cfg, kSmall};
+  const TrainRequest request{ch.graph, ch.devices, cfg, kSmall, {}};
   CancelToken cancel;
   std::atomic<long> seen{0};
   const auto caller = std::this_thread::get_id();
