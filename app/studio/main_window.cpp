@@ -230,12 +230,11 @@ void MainWindow::connectParts() {
     statusBar()->showMessage(
         tr("Range %1 – %2: see the Devices dock").arg(formatDuration(a), formatDuration(b)), 5000);
   });
-  connect(graphView_, &GraphView::copyImageRequested, this,
-          [this] { copyImageToClipboard(*graphView_); });
+  connect(graphView_, &GraphView::copyImageRequested, this, [this] { copyImage(*graphView_); });
   connect(graphView_, &GraphView::saveImageRequested, this,
           [this] { saveImageInteractively(*graphView_, this); });
   connect(timelineView_, &TimelineView::copyImageRequested, this,
-          [this] { copyImageToClipboard(*timelineView_); });
+          [this] { copyImage(*timelineView_); });
   connect(timelineView_, &TimelineView::saveImageRequested, this,
           [this] { saveImageInteractively(*timelineView_, this); });
   connect(timelineView_, &TimelineView::exportTraceRequested, this, &MainWindow::exportTrace);

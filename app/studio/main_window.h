@@ -183,6 +183,8 @@ class MainWindow : public QMainWindow {
   void exportImage(views::ImageSource* source, const QString& format);
   void exportTrace();
   void copyFocusedImage();
+  // Copies a clean image, or says in the status bar why there is none yet.
+  void copyImage(views::ImageSource& source);
   void openDialog();
   void openDevicesDialog();
   void generateDialog();

@@ -90,9 +90,8 @@ void MainWindow::buildActions() {
   QMenu* edit = editMenu_ = menuBar()->addMenu(tr("&Edit"));
   withKeys(edit->addAction(tr("&Copy Image of Focused View"), this, &MainWindow::copyFocusedImage),
            Command::CopyImage);
-  edit->addAction(tr("Copy Image of &Graph"), this, [this] { copyImageToClipboard(*graphView_); });
-  edit->addAction(tr("Copy Image of &Timeline"), this,
-                  [this] { copyImageToClipboard(*timelineView_); });
+  edit->addAction(tr("Copy Image of &Graph"), this, [this] { copyImage(*graphView_); });
+  edit->addAction(tr("Copy Image of &Timeline"), this, [this] { copyImage(*timelineView_); });
   edit->addSeparator();
   QAction* find =
       withKeys(edit->addAction(QIcon(QStringLiteral(":/icons/find.svg")), tr("&Find Node…"), this,
@@ -218,6 +217,7 @@ void MainWindow::generateDialog() {
 }
 
 void MainWindow::exportImage(ImageSource* source, const QString& format) {
+  if (const QString why = source->notReadyReason(); !why.isEmpty()) return showError(why);
   const auto g = document_->graph();
   const QString base =
       (g ? QString::fromStdString(g->name) + QStringLiteral("-") : QString()) + source->imageName();
@@ -253,19 +253,21 @@ ImageSource* MainWindow::focusedSource() const {
   return nullptr;
 }
 
+void MainWindow::copyImage(ImageSource& source) {
+  const QString why = copyImageToClipboard(source);
+  statusBar()->showMessage(
+      why.isEmpty() ? tr("Copied an image of the %1").arg(source.imageName()) : why, 6000);
+}
+
 void MainWindow::copyFocusedImage() {
-  if (ImageSource* source = focusedSource()) {
-    copyImageToClipboard(*source);
-    statusBar()->showMessage(tr("Copied an image of the %1").arg(source->imageName()), 4000);
-    return;
-  }
+  if (ImageSource* source = focusedSource()) return copyImage(*source);
   for (QWidget* w = QApplication::focusWidget(); w; w = w->parentWidget())
     if (auto* dock = qobject_cast<QDockWidget*>(w)) {
       QApplication::clipboard()->setPixmap(dock->widget()->grab());
       statusBar()->showMessage(tr("Copied an image of %1").arg(dock->windowTitle()), 4000);
       return;
     }
-  copyImageToClipboard(*graphView_);
+  copyImage(*graphView_);
 }
 
 }  // namespace doppler::studio

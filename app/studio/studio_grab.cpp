@@ -174,12 +174,16 @@ QStringList MainWindow::grabAll(const QString& dir) {
   graphView_->flipLayoutDirection();
   save(graphView_, QStringLiteral("graph-flipped.png"));
   graphView_->setLayoutDirectionChoice(std::nullopt);
+  settle();  // the relayout: an export refuses while the graph has no layout
 
   // Clean exports (what Copy Image and File > Export produce).
   for (views::ImageSource* source : {static_cast<views::ImageSource*>(graphView_),
                                      static_cast<views::ImageSource*>(timelineView_)}) {
     const QString path = QDir(dir).filePath(source->imageName() + QStringLiteral("-export.png"));
-    if (views::savePng(*source, path).isEmpty()) files << path;
+    if (const QString error = views::savePng(*source, path); error.isEmpty())
+      files << path;
+    else
+      qWarning("%s: %s", qPrintable(path), qPrintable(error));
   }
 
   help_->toggle();

@@ -211,6 +211,31 @@ class GraphViewTest : public QObject {
     QVERIFY(QFileInfo(dir.filePath("g.svg")).size() > 5000);
   }
 
+  // A graph whose layout has not arrived has nothing to show: exports say so, write no file.
+  void exportsRefuseWhileTheLayoutIsPending() {
+    SelectionState sel;
+    GraphView view(&sel);  // nothing answers its layout request until the end
+    std::shared_ptr<const LayoutInput> asked;
+    connect(&view, &GraphView::layoutRequested, &view,
+            [&asked](std::shared_ptr<const LayoutInput> in) { asked = std::move(in); });
+    view.resize(800, 500);
+    view.setSnapshot(snapshot_);
+    QVERIFY(view.layoutPending());
+    QVERIFY(!view.hasLayout());
+    QTemporaryDir dir;
+    const QString png = dir.filePath("pending.png");
+    QVERIFY(savePng(view, png).contains("still being laid out"));
+    QVERIFY(saveSvg(view, dir.filePath("pending.svg"), "g").contains("still being laid out"));
+    QVERIFY(!QFileInfo::exists(png));
+    QVERIFY(!QFileInfo::exists(dir.filePath("pending.svg")));
+    // Once it arrives the same view exports.
+    QVERIFY(asked);
+    view.setLayoutResult(std::make_shared<LayoutResult>(computeLayout(*asked)));
+    QVERIFY(view.hasLayout());
+    QCOMPARE(view.notReadyReason(), QString());
+    QCOMPARE(savePng(view, png), QString());
+  }
+
   void largeGraphIsDrawnAsGroups() {
     auto g = std::make_shared<const DataflowGraph>(testing::layeredGraph(600, 30));
     view_->setSnapshot(testing::snapshotOf(g, 4));

@@ -23,6 +23,7 @@ QImage renderImage(ImageSource& source, double scale) {
 }
 
 QString savePng(ImageSource& source, const QString& path, double scale) {
+  if (QString why = source.notReadyReason(); !why.isEmpty()) return why;
   const QImage image = renderImage(source, scale);
   if (image.isNull()) return QStringLiteral("the image is empty");
   if (!image.save(path, "PNG")) return QStringLiteral("cannot write %1").arg(path);
@@ -30,6 +31,7 @@ QString savePng(ImageSource& source, const QString& path, double scale) {
 }
 
 QString saveSvg(ImageSource& source, const QString& path, const QString& title) {
+  if (QString why = source.notReadyReason(); !why.isEmpty()) return why;
   const QSize size = source.cleanImageSize();
   QSvgGenerator svg;
   svg.setFileName(path);
@@ -45,11 +47,16 @@ QString saveSvg(ImageSource& source, const QString& path, const QString& title) 
   return {};
 }
 
-void copyImageToClipboard(ImageSource& source) {
+QString copyImageToClipboard(ImageSource& source) {
+  if (QString why = source.notReadyReason(); !why.isEmpty()) return why;
   QGuiApplication::clipboard()->setImage(renderImage(source, 2.0));
+  return {};
 }
 
 void saveImageInteractively(ImageSource& source, QWidget* parent) {
+  // Said before the file dialog: there is nothing to save yet.
+  if (const QString why = source.notReadyReason(); !why.isEmpty())
+    return static_cast<void>(QMessageBox::information(parent, QObject::tr("Save image"), why));
   const QString path = QFileDialog::getSaveFileName(
       parent, QObject::tr("Save image"), source.imageName() + QStringLiteral(".png"),
       QObject::tr("PNG image (*.png);;SVG drawing (*.svg)"));

@@ -20,13 +20,16 @@ class ImageSource {
   virtual QSize cleanImageSize() const = 0;
   // Paints the clean image into [0, size) of the painter's coordinate system.
   virtual void renderClean(QPainter& painter, const QSize& size) = 0;
+  // Why an image now would not show the view's content (a graph still being laid out), or empty.
+  // Exports refuse with this reason rather than write a picture with nothing in it.
+  virtual QString notReadyReason() const { return {}; }
 };
 
 QImage renderImage(ImageSource& source, double scale = 1.0);
-// Returns an error message, or an empty string on success.
+// These return an error message (the source's notReadyReason first), or an empty string.
 QString savePng(ImageSource& source, const QString& path, double scale = 1.0);
 QString saveSvg(ImageSource& source, const QString& path, const QString& title);
-void copyImageToClipboard(ImageSource& source);
+QString copyImageToClipboard(ImageSource& source);
 // Asks for a file name (PNG or SVG by its suffix) and saves; reports errors in a message box.
 void saveImageInteractively(ImageSource& source, QWidget* parent);
 

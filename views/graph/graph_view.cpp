@@ -587,6 +587,13 @@ QSize GraphView::cleanImageSize() const {
   return {w, static_cast<int>(r.height() * s) + 24 + headerHeight(header(), font(), w)};
 }
 
+QString GraphView::notReadyReason() const {
+  if (hasLayout() || (!display_ && !pending_)) return {};  // drawn, or nothing to draw
+  return layoutPending()
+             ? tr("The graph is still being laid out; export it once it appears.")
+             : tr("The graph has no layout (it was abandoned): lay it out again first.");
+}
+
 void GraphView::renderClean(QPainter& p, const QSize& size) {
   const Theme& t = Theme::current();
   p.fillRect(QRect(QPoint(0, 0), size), t.background);

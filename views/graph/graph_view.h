@@ -97,6 +97,7 @@ class GraphView : public QGraphicsView, public ImageSource {
   QString imageName() const override { return QStringLiteral("graph"); }
   QSize cleanImageSize() const override;
   void renderClean(QPainter& painter, const QSize& size) override;
+  QString notReadyReason() const override;
 
  public Q_SLOTS:
   void fitAll();
