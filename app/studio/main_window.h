@@ -150,6 +150,8 @@ class MainWindow : public QMainWindow {
   // View > Reset Layout: the side docks in one tab group (the tuner in front), the bottom docks
   // in another, hidden; the window's least size then is the views' and one panel's.
   void resetLayout();
+  // Gives a panel below the views a useful share of the height when it is shown too small.
+  void giveRoom(QDockWidget* dock);
 
   bool presentationMode() const;
   void setPresentationMode(bool on);

@@ -9,6 +9,7 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "app/studio/main_window.h"
@@ -149,6 +150,12 @@ void MainWindow::buildDocks() {
   viewMenu_->addSeparator();
   viewMenu_->addAction(tr("Reset Layout"), this, &MainWindow::resetLayout);
   resetLayout();
+  // A panel below the views opened alone keeps the few rows the area last had (the training
+  // charts opened 150 px tall): it gets a useful share of the height once shown.
+  for (QDockWidget* d : {runsDock_, trainingDock_, nodesDock_, eventsDock_})
+    connect(d, &QDockWidget::visibilityChanged, this, [this, d](bool visible) {
+      if (visible) QTimer::singleShot(0, this, [this, d] { giveRoom(d); });
+    });
 
   auto selectFromTable = [this](QTableView* table) {
     connect(table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -159,6 +166,14 @@ void MainWindow::buildDocks() {
   };
   selectFromTable(nodeTable_);
   selectFromTable(eventTable);
+}
+
+void MainWindow::giveRoom(QDockWidget* dock) {
+  if (!dock->isVisible() || dock->isFloating() || dockWidgetArea(dock) != Qt::BottomDockWidgetArea)
+    return;
+  const double share = dock == trainingDock_ ? 0.45 : 0.3;
+  const int wanted = static_cast<int>(height() * share);
+  if (dock->height() < wanted * 0.8) resizeDocks({dock}, {wanted}, Qt::Vertical);
 }
 
 void MainWindow::resetLayout() {

@@ -11,6 +11,7 @@ int runStepperTest(int argc, char** argv);
 int runTrainingTest(int argc, char** argv);
 int runRunsTest(int argc, char** argv);
 int runPaletteTest(int argc, char** argv);
+int runNiceTicksTest(int argc, char** argv);
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -21,7 +22,7 @@ int main(int argc, char** argv) {
   } suites[] = {{"models", runModelsTest},     {"timeline", runTimelineViewTest},
                 {"graph", runGraphViewTest},   {"stepper", runStepperTest},
                 {"training", runTrainingTest}, {"runs", runRunsTest},
-                {"palette", runPaletteTest}};
+                {"palette", runPaletteTest},   {"ticks", runNiceTicksTest}};
   if (argc > 1)
     for (const Suite& s : suites)
       if (std::strcmp(argv[1], s.name) == 0) {

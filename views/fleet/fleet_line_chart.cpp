@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "views/common/nice_ticks.h"
 #include "views/common/theme.h"
 #include "views/fleet/fleet_colors.h"
 
@@ -31,44 +32,71 @@ QRectF paintLineChart(QPainter& p, const QRectF& area, const LineChartSpec& spec
   }
   if (!std::isfinite(lo)) lo = 0;
   if (!std::isfinite(hi) || hi <= lo) hi = lo + 1;
-  hi += 0.05 * (hi - lo);
-  const auto label = [&](double axis) { return shortValue(logY ? std::pow(10.0, axis) : axis); };
+  // Three or four ticks at round numbers, the range out to the outer ones; a log axis ticks at
+  // whole powers of ten (a step of at least 1 in log10).
+  NiceTicks ticks = niceTicks(lo, hi, 3);
+  if (logY && ticks.step < 1) ticks = niceTicks(std::floor(lo), std::ceil(hi), 3);
+  lo = std::floor(lo / ticks.step + 1e-9) * ticks.step;
+  hi = std::ceil(hi / ticks.step - 1e-9) * ticks.step;
+  if (hi <= lo) hi = lo + ticks.step;
+  ticks = niceTicks(lo, hi, std::max(1, static_cast<int>(std::lround((hi - lo) / ticks.step))));
+  const auto label = [&](double axis) {
+    return logY ? shortValue(std::pow(10.0, axis)) : tickText(axis, ticks);
+  };
   double yLabelW = 0;
-  for (int k = 0; k <= 2; ++k)
-    yLabelW = std::max<double>(yLabelW, fm.horizontalAdvance(label(lo + (hi - lo) * k / 2.0)));
+  for (double v : ticks.ticks) yLabelW = std::max<double>(yLabelW, fm.horizontalAdvance(label(v)));
   yLabelW += 8;
-  const QRectF plot = area.adjusted(yLabelW, fm.height() + 8, -8, -fm.height() - 4);
-  // Title and legend on one line.
-  p.setPen(th.text);
+  // Title, then the legend, flowing onto more rows rather than cutting entries off.
   QString title = spec.title;
   if (!spec.unit.isEmpty()) title += QStringLiteral(" (") + spec.unit + QStringLiteral(")");
   if (logY) title += QCoreApplication::translate("FleetLineChart", ", log scale");
+  struct Entry {
+    QString name;
+    QColor color;
+    bool dashed = false, marker = false;
+    QPointF at;  // top-left of the swatch
+  };
+  std::vector<Entry> entries;
+  for (const ChartSeries& s : spec.series)
+    entries.push_back({s.name, s.color, s.dashed, false, {}});
+  if (!spec.markers.empty() && !spec.markerName.isEmpty())
+    entries.push_back({spec.markerName, th.critical, false, true, {}});
+  const double rowH = fm.height() + 2;
+  double lx = area.left() + 12 + fm.horizontalAdvance(title) + 12, ly = area.top();
+  for (Entry& e : entries) {
+    const double w = 24 + fm.horizontalAdvance(e.name);
+    if (lx + w > area.right() - 4) {
+      lx = area.left() + 12;
+      ly += rowH;
+    }
+    e.at = QPointF(lx, ly);
+    lx += w + 10;
+  }
+  const QRectF plot =
+      area.adjusted(yLabelW, ly - area.top() + fm.height() + 8, -8, -fm.height() - 4);
+  p.setPen(th.text);
   p.drawText(QPointF(area.left() + 4, area.top() + fm.ascent() + 2), title);
-  double lx = area.left() + 12 + fm.horizontalAdvance(title) + 12;
-  for (const ChartSeries& s : spec.series) {
-    if (lx + 60 > area.right()) break;
-    p.setPen(QPen(s.color, 2.5, s.dashed ? Qt::DashLine : Qt::SolidLine));
-    p.drawLine(QPointF(lx, area.top() + fm.height() / 2.0 + 2),
-               QPointF(lx + 16, area.top() + fm.height() / 2.0 + 2));
+  for (const Entry& e : entries) {
+    const double mid = e.at.y() + fm.height() / 2.0 + 2;
+    if (e.marker) {
+      p.setPen(Qt::NoPen);
+      p.setBrush(th.critical);
+      p.drawRect(QRectF(e.at.x() + 6, e.at.y() + 3, 4, fm.height() - 4));
+    } else {
+      p.setPen(QPen(e.color, 2.5, e.dashed ? Qt::DashLine : Qt::SolidLine));
+      p.drawLine(QPointF(e.at.x(), mid), QPointF(e.at.x() + 16, mid));
+    }
     p.setPen(th.mutedText);
-    p.drawText(QPointF(lx + 20, area.top() + fm.ascent() + 2), s.name);
-    lx += 30 + fm.horizontalAdvance(s.name);
+    p.drawText(QPointF(e.at.x() + 20, e.at.y() + fm.ascent() + 2), e.name);
   }
-  if (!spec.markers.empty() && !spec.markerName.isEmpty() && lx + 60 < area.right()) {
-    p.setPen(Qt::NoPen);
-    p.setBrush(th.critical);
-    p.drawRect(QRectF(lx, area.top() + 3, 4, fm.height() - 4));
-    p.setPen(th.mutedText);
-    p.drawText(QPointF(lx + 8, area.top() + fm.ascent() + 2), spec.markerName);
-  }
-  // Axes: three y ticks.
+  // Axes: a grid line at every inner tick.
   p.setPen(th.grid);
   p.drawRect(plot);
-  for (int k = 0; k <= 2; ++k) {
-    const double v = lo + (hi - lo) * k / 2.0;
-    const double y = plot.bottom() - plot.height() * k / 2.0;
+  for (double v : ticks.ticks) {
+    const double y = plot.bottom() - (v - lo) / (hi - lo) * plot.height();
     p.setPen(th.grid);
-    if (k == 1) p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+    if (y > plot.top() + 1 && y < plot.bottom() - 1)
+      p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
     p.setPen(th.mutedText);
     p.drawText(QRectF(area.left(), y - fm.height() / 2.0, yLabelW - 4, fm.height()),
                Qt::AlignRight | Qt::AlignVCenter, label(v));

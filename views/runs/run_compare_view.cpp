@@ -22,6 +22,7 @@
 #include <map>
 #include <set>
 
+#include "views/common/nice_ticks.h"
 #include "views/common/theme.h"
 #include "views/runs/runs_table_model.h"
 
@@ -334,7 +335,6 @@ void RunCompareView::rebuildChart() {
   const bool makespanSeries = c_.series_name.find("makespan") != std::string::npos;
   if (x1 <= x0) x1 = x0 + 1;
   auto* axisX = new QValueAxis;
-  axisX->setLabelFormat(QStringLiteral("%d"));
   axisX->setTitleText(tr("step"));
   auto* axisY = new QValueAxis;
   axisY->setTitleText(isTime ? title + tr(" (ms)") : title);
@@ -382,9 +382,8 @@ void RunCompareView::rebuildChart() {
     line->attachAxis(axisY);
   }
   const double pad = (y1 - y0) * 0.06 + (y1 == y0 ? std::abs(y1) * 0.05 + 1e-9 : 0);
-  axisX->setRange(x0, x1);
-  axisY->setRange(y0 - pad, y1 + pad);
-  axisY->applyNiceNumbers();
+  setNiceAxis(axisX, x0, x1, 6);
+  setNiceAxis(axisY, y0 - pad, y1 + pad, 5);
   for (QValueAxis* axis : {axisX, axisY}) {
     axis->setLabelsColor(theme.mutedText);
     axis->setTitleBrush(theme.text);

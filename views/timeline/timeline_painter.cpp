@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "views/common/nice_ticks.h"
 #include "views/common/theme.h"
 #include "views/stepper/score_scale.h"
 
@@ -17,13 +18,6 @@ namespace {
 constexpr float kFaint = 0.22f;
 
 constexpr int kSectionGap = 8;
-
-double niceStep(double raw) {
-  const double p = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * p >= raw) return m * p;
-  return 10 * p;
-}
 
 // A ruler label: the unit follows the time's magnitude, the decimals the tick step, so that
 // neighbouring ticks never read the same ("102.5 ms", "102.6 ms").
@@ -156,7 +150,7 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
   const QRect lanesClip(0, geo.lanesTop, size.width(), size.height() - geo.lanesTop);
 
   // Ruler ticks (the grid lines are drawn under the lanes).
-  const double step = niceStep(std::max(upp * 90, 1e-9));
+  const double step = niceStep(std::max(upp * 90, 1e-9), 1);
   const double firstTick = std::ceil(tLeft / step) * step;
 
   p.save();
@@ -272,8 +266,9 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
         const QRectF tr = b.r.adjusted(4, 0, -3, 0).intersected(QRectF(geo.plotLeft, y, plotW, h));
         if (tr.width() > 20 && !label.isEmpty()) {
           p.setPen(b.faint ? theme.mutedText : Theme::textOn(c));
+          // Elided in the middle: node ids differ in their suffixes (q_proj_s0, q_proj_s1).
           p.drawText(tr, Qt::AlignVCenter | Qt::AlignLeft,
-                     fm.elidedText(label, Qt::ElideRight, static_cast<int>(tr.width())));
+                     fm.elidedText(label, Qt::ElideMiddle, static_cast<int>(tr.width())));
         }
       }
     }

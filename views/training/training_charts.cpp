@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "views/common/nice_ticks.h"
 #include "views/common/theme.h"
 #include "views/training/minmax_decimator.h"
 
@@ -59,44 +60,14 @@ void attach(QChart* chart, QAbstractSeries* s, QValueAxis* x, QValueAxis* y) {
   s->attachAxis(y);
 }
 
-// A y-range a little wider than [lo, hi], with ticks at round numbers (1, 2, 2.5 or 5 times a
-// power of ten): rounding the range itself to ticks can leave a fifth of the plot empty.
+// A y-range a little wider than [lo, hi] with ticks at round numbers (nice_ticks.h).
 void setNiceRange(QValueAxis* axis, double lo, double hi) {
   if (!std::isfinite(lo) || !std::isfinite(hi)) {
     axis->setTickType(QValueAxis::TicksFixed);
     axis->setRange(0, 1);
     return;
   }
-  if (hi <= lo) {
-    const double pad = std::max(std::abs(hi) * 0.05, 1e-12);
-    lo -= pad;
-    hi += pad;
-  }
-  const double pad = (hi - lo) * 0.06;
-  lo = lo >= 0 ? std::max(0.0, lo - pad) : lo - pad;
-  hi += pad;
-  const double raw = (hi - lo) / 4;
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = magnitude * 5;
-  for (double m : {1.0, 2.0, 2.5, 5.0})
-    if (raw <= m * magnitude) {
-      step = m * magnitude;
-      break;
-    }
-  // Fixed ticks while the range changes: laid out with the old interval, a range that grew from
-  // a flat series (interval ~1e-12) to a spread one would make trillions of ticks (it did: the
-  // studio ran out of memory on a stage III run whose loss started at exactly 0).
-  axis->setTickType(QValueAxis::TicksFixed);
-  axis->setRange(lo, hi);
-  axis->setTickAnchor(std::ceil(lo / step) * step);
-  axis->setTickInterval(step);
-  axis->setTickType(QValueAxis::TicksDynamic);
-  // As many decimals as the step needs ("0.5", "2.5", "50"): Qt's %g switches to exponents.
-  const int power = static_cast<int>(std::floor(std::log10(step) + 1e-9));
-  const bool quarter = std::abs(step / std::pow(10.0, power) - 2.5) < 1e-6;
-  const int decimals = std::clamp(-power + (quarter ? 1 : 0), 0, 8);
-  const QString format = QStringLiteral("%.%1f").arg(decimals);
-  if (axis->labelFormat() != format) axis->setLabelFormat(format);
+  setNiceAxis(axis, lo, hi, 4, true);
 }
 
 // A marker drawn once into an image: Qt Charts then blits it per point ("light markers") instead
@@ -167,7 +138,6 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
   makespanChart_ = newChart(tr("Makespan per episode"));
   makespanChart_->legend()->setAlignment(Qt::AlignTop);
   axisX_ = new QValueAxis;
-  axisX_->setLabelFormat(QStringLiteral("%d"));
   axisX_->setTitleText(tr("episode"));
   axisY_ = new QValueAxis;
   makespanChart_->addAxis(axisX_, Qt::AlignBottom);
@@ -216,8 +186,6 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
     c.title = title;
     QChart* chart = newChart(title);
     c.x = new QValueAxis;
-    c.x->setLabelFormat(QStringLiteral("%d"));
-    c.x->setTickCount(3);
     c.y = new QValueAxis;
     c.y->setLabelFormat(QString::fromLatin1(format));
     c.y->setTickCount(4);
@@ -400,7 +368,7 @@ void TrainingCharts::redrawSmall(SmallChart& c, double x0, double x1) {
   const int width =
       std::max(8, static_cast<int>(chart->plotArea().width() > 0 ? chart->plotArea().width()
                                                                  : c.view->width() - 60));
-  c.x->setRange(x0, x1);
+  setNiceAxis(c.x, x0, x1, 3);
   std::vector<std::vector<XY>> points(c.lines.size());
   double largest = 0;
   for (size_t i = 0; i < c.lines.size(); ++i) {
@@ -430,7 +398,7 @@ void TrainingCharts::redrawNow() {
   const double last = episode_.empty() ? 0 : episode_.back();
   const double x0 = 0;
   const double x1 = std::max({static_cast<double>(planned_), last, 1.0});
-  axisX_->setRange(x0, x1);
+  setNiceAxis(axisX_, x0, x1, 6);
   const QRectF plot = makespanChart_->plotArea();
   const int width =
       std::max(8, static_cast<int>(plot.width() > 0 ? plot.width() : makespanView_->width() - 80));

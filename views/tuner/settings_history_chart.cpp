@@ -5,6 +5,7 @@
 #include <QtCharts/QValueAxis>
 #include <algorithm>
 
+#include "views/common/nice_ticks.h"
 #include "views/common/theme.h"
 
 namespace doppler::views {
@@ -66,10 +67,9 @@ void SettingsHistoryChart::addSnapshot(const PlacementSnapshot& s) {
     hi = std::max(hi, p.y());
   }
   const double pad = std::max((hi - lo) * 0.1, hi * 0.02 + 1e-9);
-  axisY_->setRange(std::max(0.0, lo - pad), hi + pad);
-  axisY_->setLabelFormat(hi >= 100 ? QStringLiteral("%.0f") : QStringLiteral("%.2f"));
-  axisX_->setRange(first, last);
-  axisX_->setTickCount(std::clamp(static_cast<int>(last - first) + 1, 2, 8));
+  setNiceAxis(axisY_, std::max(0.0, lo - pad), hi + pad, 4);
+  // Settings are counted: whole numbers, a step of at least 1.
+  setNiceAxis(axisX_, first, last, std::clamp(static_cast<int>(last - first), 1, 6));
 }
 
 void SettingsHistoryChart::applyTheme() {
