@@ -167,8 +167,30 @@ class FleetStudioTest : public QObject {
     // The heatmap's cells are the per-region series, for each metric.
     FleetHeatmapView* heat = bench()->heatmap();
     const fs::RegionSeries& rs = r->region_series;
+    // By default the map and the heatmap colour the share of the fleet's load, on one scale
+    // with headroom: at load 0.7 the colours spread over the scale (utilization of the pool sat
+    // near 1, every cell yellow). Shares add up to 1 per slot.
+    QCOMPARE(heat->metric(), HeatMetric::LoadShare);
+    QCOMPARE(bench()->map()->metric(), HeatMetric::LoadShare);
+    const double top = model()->heatScaleMax(HeatMetric::LoadShare, "skylb");
+    QVERIFY(top < 1.0);
+    QVERIFY(top >= model()->heatMax(HeatMetric::LoadShare, "skylb"));
+    double lowest = 1, highest = 0;
+    for (int t = 0; t < model()->slots(); ++t) {
+      double sum = 0;
+      for (int i = 0; i < rs.regions; ++i) {
+        const double v = heat->cellValue(t, i);
+        sum += v;
+        lowest = std::min(lowest, v / top);
+        highest = std::max(highest, v / top);
+      }
+      QVERIFY(near(sum, 1.0));
+    }
+    QVERIFY2(highest - lowest > 0.6,
+             qPrintable(QStringLiteral("%1 .. %2").arg(lowest).arg(highest)));
     bench()->setHeatMetric(HeatMetric::Queue);
     QCOMPARE(heat->metric(), HeatMetric::Queue);
+    QCOMPARE(bench()->map()->metric(), HeatMetric::Queue);
     for (int t : {0, 17, 47})
       for (int i = 0; i < rs.regions; ++i) QCOMPARE(heat->cellValue(t, i), rs.at(rs.queued, t, i));
     bench()->setHeatMetric(HeatMetric::Utilization);
@@ -240,6 +262,17 @@ class FleetStudioTest : public QObject {
     QCOMPARE(summaries.size(), size_t(2));
     for (const FleetMethodSummary& s : summaries) QCOMPARE(s.seeds, 2);
     QCOMPARE(bench()->summaryTable()->rowCount(), 2);
+    // Two seeds: means to three significant figures, no interval (t's quantile at one degree of
+    // freedom, 12.7, made "283.993 ± 1537.580" out of two runs), and a tooltip that says why.
+    for (int r = 0; r < 2; ++r)
+      for (int c = 2; c < bench()->summaryTable()->columnCount() - 1; ++c) {
+        const QTableWidgetItem* item = bench()->summaryTable()->item(r, c);
+        QVERIFY2(!item->text().contains(QStringLiteral("±")), qPrintable(item->text()));
+        QVERIFY(item->toolTip().contains(QStringLiteral("three")) ||
+                item->toolTip().contains(QStringLiteral("3 or more")));
+        const QString digits = QString(item->text()).remove('.').remove('-');
+        QVERIFY2(digits.size() <= 4 || !item->text().contains('.'), qPrintable(item->text()));
+      }
     QCOMPARE(bench()->charts()->spec(FleetChartsView::Metric::Queued).series.size(), size_t(2));
 
     const std::vector<sessions::RunInfo> runs = storedRuns();

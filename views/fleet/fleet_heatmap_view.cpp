@@ -44,11 +44,7 @@ void FleetHeatmapView::rebuild() {
     cells_ = QImage();
     return;
   }
-  // Demand ÷ capacity: 1 is the pool's rate; the scale reaches at least there so that a colour
-  // means the same over runs.
-  max_ = model_->heatMax(metric_, method);
-  if (metric_ == HeatMetric::Utilization || metric_ == HeatMetric::PoolUtilization) max_ = 1.0;
-  if (metric_ == HeatMetric::DemandOverCapacity) max_ = std::max(max_, 1.0);
+  max_ = model_->heatScaleMax(metric_, method);
   cells_ = QImage(slots, regions, QImage::Format_RGB32);
   for (int i = 0; i < regions; ++i)
     for (int t = 0; t < slots; ++t)

@@ -34,7 +34,7 @@ class FleetHeatmapView : public QWidget {
   void rebuild();
 
   FleetRunModel* model_;
-  HeatMetric metric_ = HeatMetric::PoolUtilization;
+  HeatMetric metric_ = HeatMetric::LoadShare;
   QImage cells_;  // slots x regions, one pixel per cell, scaled when drawn
   double max_ = 0;
   std::string builtFor_;

@@ -32,6 +32,13 @@ FleetMapView::FleetMapView(FleetRunModel* model, QWidget* parent) : QWidget(pare
   });
 }
 
+void FleetMapView::setMetric(HeatMetric metric) {
+  if (metric == metric_) return;
+  metric_ = metric;
+  colorMax_ = model_->heatScaleMax(metric_, model_->method());
+  update();
+}
+
 void FleetMapView::project() {
   projected_.clear();
   bounds_ = {};
@@ -58,6 +65,7 @@ void FleetMapView::project() {
       maxPool_ = std::max(maxPool_, r->region_series.at(r->region_series.pool_rps, 0, i));
   maxFlow_ = model_->maxFlow(model_->method());
   maxQueue_ = model_->heatMax(HeatMetric::Queue, model_->method());
+  colorMax_ = model_->heatScaleMax(metric_, model_->method());
   scaledFor_ = model_->method();
 }
 
@@ -198,7 +206,7 @@ void FleetMapView::paintMap(QPainter& p, const QRectF& area) {
     p.drawPolygon(arrow);
   }
 
-  // Regions: disc (area: pool, colour: utilization), queue bar beside it.
+  // Regions: disc (area: pool, colour: the chosen metric), queue bar beside it.
   std::vector<int> order(w->regionCount());
   std::iota(order.begin(), order.end(), 0);
   const auto pool = [&](int i) { return rs.pool_rps.empty() ? 0.0 : rs.at(rs.pool_rps, 0, i); };
@@ -213,10 +221,10 @@ void FleetMapView::paintMap(QPainter& p, const QRectF& area) {
   for (int i : drawOrder) {
     const QPointF c = toWidget(i, area);
     const double rad = discRadius(i, area);
-    const double util = model_->heat(HeatMetric::PoolUtilization, method, slot, i);
+    const double value = model_->heat(metric_, method, slot, i);
     p.setPen(QPen(i == model_->region() ? th.selection : th.text,
                   i == model_->region() ? 3.0 : (i == hovered_ ? 2.0 : 0.8)));
-    p.setBrush(sequentialColor(util));
+    p.setBrush(sequentialColor(colorMax_ > 0 ? value / colorMax_ : 0.0));
     p.drawEllipse(c, rad, rad);
     const double q = model_->heat(HeatMetric::Queue, method, slot, i);
     if (q > 0 && maxQueue_ > 0) {
@@ -242,7 +250,7 @@ void FleetMapView::paintMap(QPainter& p, const QRectF& area) {
     p.drawText(box, Qt::AlignHCenter, name);
   }
 
-  // Legend: utilization colours, disc area, flow width, queue bar.
+  // Legend: the metric's colours, disc area, flow width, queue bar.
   const double y = area.bottom() - 3 * fm.height() - 8;
   QRectF bar(area.left() + 14, y, 130, 10);
   QLinearGradient g(bar.topLeft(), bar.topRight());
@@ -253,9 +261,10 @@ void FleetMapView::paintMap(QPainter& p, const QRectF& area) {
   p.setPen(th.mutedText);
   p.drawText(QPointF(bar.left(), bar.bottom() + fm.height()), QStringLiteral("0"));
   p.drawText(QRectF(bar.left(), bar.bottom() + 2, bar.width(), fm.height()), Qt::AlignRight,
-             QStringLiteral("1"));
-  p.drawText(QPointF(bar.left(), bar.top() - 4), tr("utilization of the pool (disc colour)"));
-  double x = bar.left() + fm.horizontalAdvance(tr("utilization of the pool (disc colour)")) + 24;
+             shortValue(colorMax_));
+  const QString colourTitle = tr("%1 (disc colour)").arg(heatMetricName(metric_));
+  p.drawText(QPointF(bar.left(), bar.top() - 4), colourTitle);
+  double x = bar.left() + std::max(fm.horizontalAdvance(colourTitle), 130) + 24;
   p.drawText(QPointF(x, bar.top() - 4), tr("disc area: pool rate"));
   p.setPen(Qt::NoPen);
   p.setBrush(th.critical);

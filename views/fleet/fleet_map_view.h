@@ -29,6 +29,9 @@ class FleetMapView : public QWidget {
   // The flows drawn for the selected slot and method: the model's flows above the threshold.
   std::vector<FleetFlow> shownFlows() const;
   void paintMap(QPainter& p, const QRectF& area);
+  // What the discs' colour shows (the heatmap's metric, on the same scale).
+  void setMetric(HeatMetric metric);
+  HeatMetric metric() const { return metric_; }
 
   QSize sizeHint() const override { return {720, 460}; }
 
@@ -50,6 +53,8 @@ class FleetMapView : public QWidget {
   QRectF bounds_;
   int hovered_ = -1;
   double maxPool_ = 0, maxQueue_ = 0, maxFlow_ = 0;
+  HeatMetric metric_ = HeatMetric::LoadShare;
+  double colorMax_ = 1;    // the top of the disc colour scale
   std::string scaledFor_;  // the method the scales are of
 };
 

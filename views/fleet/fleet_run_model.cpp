@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/fleet/sim/metrics.h"
+#include "views/common/nice_ticks.h"
 
 namespace doppler::views {
 
@@ -11,6 +12,8 @@ namespace fs = doppler::fleet::sim;
 
 QString heatMetricName(HeatMetric metric) {
   switch (metric) {
+    case HeatMetric::LoadShare:
+      return QObject::tr("share of the fleet's load");
     case HeatMetric::PoolUtilization:
       return QObject::tr("utilization of the pool");
     case HeatMetric::Utilization:
@@ -152,6 +155,11 @@ double FleetRunModel::heat(HeatMetric metric, const std::string& method, int slo
       static_cast<size_t>(slot) * rs.regions >= rs.utilization.size())
     return 0;
   switch (metric) {
+    case HeatMetric::LoadShare: {
+      double all = 0;
+      for (int k = 0; k < rs.regions; ++k) all += rs.at(rs.routed, slot, k);
+      return all > 0 ? rs.at(rs.routed, slot, region) / all : 0.0;
+    }
     case HeatMetric::PoolUtilization: {
       const double pool = rs.at(rs.pool_rps, slot, region);
       return pool > 0
@@ -179,6 +187,23 @@ double FleetRunModel::heatMax(HeatMetric metric, const std::string& method) cons
   for (int t = 0; t < slots; ++t)
     for (int i = 0; i < n; ++i) best = std::max(best, heat(metric, method, t, i));
   return best;
+}
+
+double FleetRunModel::heatScaleMax(HeatMetric metric, const std::string& method) const {
+  switch (metric) {
+    case HeatMetric::PoolUtilization:
+    case HeatMetric::Utilization:
+      return 1.0;
+    case HeatMetric::DemandOverCapacity:
+      return std::max(1.0, heatMax(metric, method));
+    case HeatMetric::LoadShare:
+    case HeatMetric::Queue:
+      break;
+  }
+  const double most = heatMax(metric, method);
+  if (!(most > 0)) return 1.0;
+  const double step = niceStep(most, 4);
+  return std::ceil(most / step - 1e-9) * step;
 }
 
 fs::Allocation FleetRunModel::allocation(const std::string& method, int slot) const {

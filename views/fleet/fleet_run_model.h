@@ -18,6 +18,10 @@ namespace doppler::views {
 
 // What the heatmap colours per (slot, region).
 enum class HeatMetric {
+  // The region's share of the requests the fleet serves in the slot (routed there / all routed):
+  // where the method sends the load. Unlike utilization (the autoscaler keeps it near 1, all
+  // yellow at load 0.7), it varies with the method's routing at any load.
+  LoadShare,
   // Busy share of the region's whole pool: the On servers' utilization x their share of the
   // pool's rate. The autoscaler keeps On servers near 1, so this is what shows load.
   PoolUtilization,
@@ -100,8 +104,12 @@ class FleetRunModel : public QObject {
   // The largest flow of the method over every slot (the map's width scale, steady while playing).
   double maxFlow(const std::string& method) const;
   double heat(HeatMetric metric, const std::string& method, int slot, int region) const;
-  // The largest value of `metric` over the method's run (the heatmap's colour scale).
+  // The largest value of `metric` over the method's run.
   double heatMax(HeatMetric metric, const std::string& method) const;
+  // The top of the colour scale for `metric`, shared by the map and the heatmap: 1 for the
+  // utilizations (a share of servers), at least 1 for demand ÷ capacity, else the run's largest
+  // value rounded up to a round number, so that the colours use the whole scale.
+  double heatScaleMax(HeatMetric metric, const std::string& method) const;
 
   // The decision trace. The reference is the method's own explanation of the slot (TORTA: the
   // slot's OT plan) where it gives one, else the OT plan the reference run chose in that slot.

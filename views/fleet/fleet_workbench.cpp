@@ -260,15 +260,16 @@ QWidget* FleetWorkbench::buildSlotBar() {
   shown_->setToolTip(tr("The method the map, the heatmap and the decision trace show"));
   heatMetric_ = new QComboBox;
   heatMetric_->setObjectName(QStringLiteral("fleetHeatMetric"));
-  for (HeatMetric m : {HeatMetric::PoolUtilization, HeatMetric::Utilization, HeatMetric::Queue,
-                       HeatMetric::DemandOverCapacity})
+  heatMetric_->setToolTip(tr("What colours the map's discs and the heatmap, on one scale"));
+  for (HeatMetric m : {HeatMetric::LoadShare, HeatMetric::PoolUtilization, HeatMetric::Utilization,
+                       HeatMetric::Queue, HeatMetric::DemandOverCapacity})
     heatMetric_->addItem(heatMetricName(m), static_cast<int>(m));
   l->addWidget(play_);
   l->addWidget(slider_, 1);
   l->addWidget(slotLabel_);
   l->addWidget(new QLabel(tr("Show")));
   l->addWidget(shown_);
-  l->addWidget(new QLabel(tr("Heatmap")));
+  l->addWidget(new QLabel(tr("Colour by")));
   l->addWidget(heatMetric_);
 
   timer_ = new QTimer(this);
@@ -286,7 +287,9 @@ QWidget* FleetWorkbench::buildSlotBar() {
     if (!m.isEmpty()) model_->setMethod(m.toStdString());
   });
   connect(heatMetric_, &QComboBox::currentIndexChanged, this, [this](int) {
-    heatmap_->setMetric(static_cast<HeatMetric>(heatMetric_->currentData().toInt()));
+    const auto metric = static_cast<HeatMetric>(heatMetric_->currentData().toInt());
+    heatmap_->setMetric(metric);
+    map_->setMetric(metric);
   });
   return bar;
 }
@@ -372,11 +375,16 @@ void FleetWorkbench::refreshTable() {
   table_->setColumnCount(header.size());
   table_->setHorizontalHeaderLabels(header);
   table_->setRowCount(static_cast<int>(rows.size()));
-  auto withCi = [](const FleetMethodSummary& s, const std::string& name, int digits) {
+  // Three significant figures ("8.51", "284", "0.970"): the seeds' spread makes more digits
+  // noise. A 95% interval only from three seeds or more: from two, t's quantile (12.7) makes
+  // "± 1537" out of two nearby runs.
+  auto withCi = [](const FleetMethodSummary& s, const std::string& name, int maxDecimals) {
     const double m = s.mean.count(name) ? s.mean.at(name) : 0.0;
-    QString text = QString::number(m, 'f', digits);
-    if (s.seeds > 1 && s.ci95.count(name))
-      text += QStringLiteral(" ± ") + QString::number(s.ci95.at(name), 'f', digits);
+    const int magnitude = m != 0 ? static_cast<int>(std::floor(std::log10(std::abs(m)))) : 0;
+    const int decimals = std::clamp(2 - magnitude, 0, maxDecimals);
+    QString text = QString::number(m, 'f', decimals);
+    if (s.seeds >= kSeedsForInterval && s.ci95.count(name))
+      text += QStringLiteral(" ± ") + QString::number(s.ci95.at(name), 'f', decimals);
     return text;
   };
   for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
@@ -389,6 +397,9 @@ void FleetWorkbench::refreshTable() {
     for (int c = 0; c < cells.size(); ++c) {
       auto* item = new QTableWidgetItem(cells[c]);
       if (c == 0) item->setForeground(methodColor(s.method));
+      if (c > 1 && c + 1 < cells.size() && s.seeds < kSeedsForInterval)
+        item->setToolTip(tr("Mean of %n seed(s); an interval needs %1 or more", nullptr, s.seeds)
+                             .arg(kSeedsForInterval));
       item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter
                                     : Qt::AlignRight | Qt::AlignVCenter);
       table_->setItem(r, c, item);

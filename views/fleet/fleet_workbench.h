@@ -48,6 +48,8 @@ class FleetWorkbench : public QWidget {
  public:
   // Milliseconds between two slots while playing.
   static constexpr int kPlayIntervalMs = 120;
+  // The fewest seeds a results table gives a 95% interval for.
+  static constexpr int kSeedsForInterval = 3;
 
   explicit FleetWorkbench(FleetRunModel* model, QWidget* parent = nullptr);
 
