@@ -1,6 +1,7 @@
 // MainWindow::grabAll: the screenshots scripts/grab_views.sh saves (every view and the whole
 // window on the demo, then with a selection, a range, a tuner change, the help overlay, the dark
-// theme, presentation mode and a bad file).
+// theme, presentation mode and a bad file; first start and presentation also at 1366x768 and
+// 1920x1080).
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
@@ -18,6 +19,7 @@
 #include "app/studio/job_runner.h"
 #include "app/studio/main_window.h"
 #include "app/studio/placement_compute.h"
+#include "app/studio/presentation_mode.h"
 #include "app/studio/stepper_session.h"
 #include "app/studio/studio_document.h"
 #include "app/studio/studio_toolbar.h"
@@ -58,6 +60,19 @@ QStringList MainWindow::grabAll(const QString& dir) {
     if (w->grab().toImage().convertToFormat(QImage::Format_RGB888).save(path, "PNG", 0))
       files << path;
   };
+  // The window at a laptop's and a projector's size, then back: "NAME-1366x768.png", ...
+  auto saveAtScreenSizes = [&](const QString& name) {
+    const QSize before = size();
+    for (const QSize s : {QSize(1366, 768), QSize(1920, 1080)}) {
+      resize(s);
+      settle();
+      graphView_->fitAll();
+      timelineView_->fit();
+      save(this, QStringLiteral("%1-%2x%3.png").arg(name).arg(s.width()).arg(s.height()));
+    }
+    resize(before);
+    settle();
+  };
   waitSettled(120000);
   graphView_->fitAll();
   timelineView_->fit();
@@ -75,6 +90,7 @@ QStringList MainWindow::grabAll(const QString& dir) {
     const QByteArray state = saveState();
     if (QFile::copy(demo, copy) && openSession(copy) && showFirstStart()) {
       save(this, QStringLiteral("first-start.png"));
+      saveAtScreenSizes(QStringLiteral("first-start"));
       restoreState(state);
       if (!previous.isEmpty()) openSession(previous);
       settle();
@@ -197,6 +213,9 @@ QStringList MainWindow::grabAll(const QString& dir) {
   setPresentationMode(true);
   settle();
   save(this, QStringLiteral("presentation.png"));
+  saveAtScreenSizes(QStringLiteral("presentation"));
+  presentation_->presentOtherView();  // Tab: the timeline
+  saveAtScreenSizes(QStringLiteral("presentation-timeline"));
   setPresentationMode(false);
   settle();
 

@@ -107,6 +107,44 @@ class TimelineViewTest : public QObject {
     QCOMPARE(view_->hoveredNode(), v);
   }
 
+  // Eight devices have up to 56 directed links: their lanes start folded into one row, every
+  // transfer still under the mouse there, and a click on the row's label unfolds them.
+  void linkLanesFoldIntoOneRowAboveFourDevices() {
+    QVERIFY(!view_->linksCollapsed());  // 4 devices: a lane per link
+    view_->setSnapshot(testing::workloadSnapshot("llama-block", 8));
+    const TimelineData* d = view_->data();
+    QCOMPARE(d->computeLanes, 8);
+    QVERIFY(d->lanes.size() > 9u);
+    QVERIFY(view_->linksCollapsed());
+    TimelineGeometry g = view_->geometry();
+    for (size_t l = d->computeLanes + 1; l < d->lanes.size(); ++l) {
+      QCOMPARE(g.laneY[l], g.laneY[d->computeLanes]);
+      QCOMPARE(g.laneH[l], g.laneH[d->computeLanes]);
+    }
+    const int folded = g.contentH;
+    // The row's transfers: a point inside a transfer bar of the last link lane finds its consumer.
+    const TimelineLane& last = d->lanes.back();
+    QVERIFY(!last.events.empty());
+    const TimelineEvent& e = last.events.front();
+    const double x =
+        g.plotLeft + ((e.start + e.finish) / 2 - view_->visibleStart()) / (span() / g.plotWidth());
+    const int y = g.lanesTop + g.laneY[d->lanes.size() - 1] + g.laneH.back() / 2;
+    const int consumer = view_->nodeAt(QPoint(static_cast<int>(x), y));
+    QVERIFY(consumer >= 0);
+    // Unfold by clicking the row's label: one lane per link again, taller content.
+    QTest::mouseClick(view_->viewport(), Qt::LeftButton, Qt::NoModifier, QPoint(20, y));
+    QVERIFY(!view_->linksCollapsed());
+    g = view_->geometry();
+    QVERIFY(g.contentH > folded);
+    QVERIFY(g.laneY.back() > g.laneY[d->computeLanes]);
+    QCOMPARE(sel_->selected(), -1);  // the label click selected nothing
+    // And fold again from the first link lane's label.
+    QTest::mouseClick(
+        view_->viewport(), Qt::LeftButton, Qt::NoModifier,
+        QPoint(20, g.lanesTop + g.laneY[d->computeLanes] + g.laneH[d->computeLanes] / 2));
+    QVERIFY(view_->linksCollapsed());
+  }
+
   void externalSelectionBringsBarIntoView() {
     for (int i = 0; i < 6; ++i) QTest::keyClick(view_, Qt::Key_W);
     // The node that finishes last is off screen after zooming in around the centre.

@@ -378,8 +378,12 @@ ViewHeader GraphView::header() const {
                  .arg(count(pending_->shownCount()),
                       QString::fromLatin1(layoutEngineFor(pending_->shownCount())));
   if (s && display_ && s->graph == display_->full()) {
-    parts << QString::fromStdString(s->devices->name) << QString::fromStdString(s->settings.method)
-          << tr("%1 edges cross devices").arg(scene_->crossEdgeCount());
+    // The makespan too, labelled, so that the graph presented alone or exported into slides says
+    // what the placement achieves (the stepper's overlay has its own, planned, in the timeline).
+    parts << QString::fromStdString(s->devices->name) << QString::fromStdString(s->settings.method);
+    if (!scene_->stepOverlay())
+      parts << tr("simulated makespan %1").arg(formatDuration(s->makespan()));
+    parts << tr("%1 edges cross devices").arg(scene_->crossEdgeCount());
     const int d = s->devices->size();
     const int shown = std::min(d, 12);
     for (int i = 0; i < shown; ++i)

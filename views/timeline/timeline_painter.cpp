@@ -82,7 +82,8 @@ QString TimelinePainter::opLegendName(const std::string& op) {
 }
 
 TimelineGeometry TimelinePainter::geometry(const TimelineData& data, const ViewHeader& header,
-                                           const QFont& font, const QSize& size) {
+                                           const QFont& font, const QSize& size,
+                                           bool linksCollapsed) {
   TimelineGeometry g;
   QFontMetrics fm(font);
   g.headerH = header.title.isEmpty() ? 0 : headerHeight(header, font, size.width());
@@ -96,10 +97,24 @@ TimelineGeometry TimelinePainter::geometry(const TimelineData& data, const ViewH
   g.lanesTop = g.headerH + g.rulerH;
   const int computeH = std::max(24, fm.height() + 12);
   const int transferH = std::max(14, static_cast<int>(fm.height() * 0.95));
+  g.linksCollapsed = linksCollapsed && data.lanes.size() > static_cast<size_t>(data.computeLanes);
   int y = 4;
   for (size_t l = 0; l < data.lanes.size(); ++l) {
+    const bool link = static_cast<int>(l) >= data.computeLanes;
     if (static_cast<int>(l) == data.computeLanes && l > 0) y += kSectionGap;
-    const int h = data.lanes[l].kind == TimelineLane::Kind::Compute ? computeH : transferH;
+    if (link && g.linksCollapsed) {
+      // One row, as tall as a compute lane, that every link lane draws into.
+      if (static_cast<int>(l) > data.computeLanes) {
+        g.laneY.push_back(g.laneY.back());
+        g.laneH.push_back(g.laneH.back());
+        continue;
+      }
+      g.laneY.push_back(y);
+      g.laneH.push_back(computeH);
+      y += computeH + 2;
+      continue;
+    }
+    const int h = link ? transferH : computeH;
     g.laneY.push_back(y);
     g.laneH.push_back(h);
     y += h + 2;
@@ -134,6 +149,25 @@ int TimelinePainter::eventAt(const TimelineData& data, int lane, double t, doubl
   return best;
 }
 
+int TimelinePainter::eventInRow(const TimelineData& data, const TimelineGeometry& geo, int& lane,
+                                double t, double slack) {
+  if (!geo.linksCollapsed || lane < data.computeLanes) return eventAt(data, lane, t, slack);
+  int best = -1;
+  double bestDist = slack;
+  for (int l = data.computeLanes; l < static_cast<int>(data.lanes.size()); ++l) {
+    const int i = eventAt(data, l, t, slack);
+    if (i < 0) continue;
+    const TimelineEvent& e = data.lanes[l].events[i];
+    const double dist = t < e.start ? e.start - t : t > e.finish ? t - e.finish : 0;
+    if (best < 0 || dist < bestDist) {
+      best = i;
+      bestDist = dist;
+      lane = l;
+    }
+  }
+  return best;
+}
+
 void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& data,
                             const TimelineState& st, const QFont& font,
                             const TimelineGeometry& geo) {
@@ -160,6 +194,7 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
   for (size_t l = 0; l < data.lanes.size(); ++l) {
     const int y = laneTop(static_cast<int>(l)), h = geo.laneH[l];
     if (y + h < geo.lanesTop || y > size.height()) continue;
+    if (geo.linksCollapsed && static_cast<int>(l) > data.computeLanes) break;  // one row drawn
     p.fillRect(QRect(geo.plotLeft, y, plotW, h), l % 2 ? theme.laneAlt : theme.background);
     if (data.lanes[l].kind == TimelineLane::Kind::Compute) {
       const double a = std::max(xOf(0), double(geo.plotLeft)),
@@ -485,8 +520,20 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
       p.fillRect(QRect(8, y + h / 2 - 6, 12, 12), QColor::fromRgb(data.deviceColor[lane.device]));
       p.setPen(theme.text);
       p.drawText(QRect(26, y, geo.labelW - 30, h), Qt::AlignVCenter | Qt::AlignLeft, lane.label);
+    } else if (geo.linksCollapsed) {
+      if (static_cast<int>(l) > data.computeLanes) break;
+      p.setFont(small);
+      p.setPen(theme.mutedText);
+      const int links = static_cast<int>(data.lanes.size()) - data.computeLanes;
+      p.drawText(QRect(8, y, geo.labelW - 12, h), Qt::AlignVCenter | Qt::AlignLeft,
+                 QStringLiteral("\u25b8 %1 links").arg(links));
     } else {
       p.setFont(small);
+      const bool first = static_cast<int>(l) == data.computeLanes;
+      if (first) {  // the toggle back to one row
+        p.setPen(theme.mutedText);
+        p.drawText(QRect(0, y, 10, h), Qt::AlignVCenter | Qt::AlignRight, QStringLiteral("\u25be"));
+      }
       p.fillRect(QRect(10, y + h / 2 - 1, 8, 3), QColor::fromRgb(data.deviceColor[lane.device]));
       p.setPen(theme.mutedText);
       p.drawText(QRect(26, y, geo.labelW - 30, h), Qt::AlignVCenter | Qt::AlignLeft, lane.label);

@@ -40,25 +40,36 @@ struct TimelineState {
   // A measured run is shown: the simulated schedule of the same placement, drawn over the
   // measured bars as faint outlined ghosts (compute lanes only), with its makespan.
   std::shared_ptr<const TimelineData> ghost;
+  // The link lanes drawn as one row ("▸ 56 links"): 8 devices have 56 directed links, which
+  // would push the compute lanes out of sight. Clicking the row's label toggles it.
+  bool linksCollapsed = false;
 };
 
 struct TimelineGeometry {
   int headerH = 0, rulerH = 0, labelW = 0, plotLeft = 0, plotRight = 0, lanesTop = 0;
   std::vector<int> laneY, laneH;  // relative to lanesTop, before scrolling
   int contentH = 0;               // height of all lanes
+  bool linksCollapsed = false;    // every link lane shares the first one's row
   int plotWidth() const { return plotRight - plotLeft; }
 };
 
 class TimelinePainter {
  public:
+  // Above this many devices the link lanes start collapsed into one row.
+  static constexpr int kLinksExpandedUpTo = 4;
   static TimelineGeometry geometry(const TimelineData& data, const ViewHeader& header,
-                                   const QFont& font, const QSize& size);
+                                   const QFont& font, const QSize& size,
+                                   bool linksCollapsed = false);
   static void paint(QPainter& p, const QSize& size, const TimelineData& data,
                     const TimelineState& state, const QFont& font, const TimelineGeometry& geo);
   // Lane under a widget y, or -1.
   static int laneAt(const TimelineGeometry& geo, const TimelineState& state, int y);
   // Event in a lane nearest to time t within `slack` microseconds, or -1.
   static int eventAt(const TimelineData& data, int lane, double t, double slack);
+  // eventAt over the row a lane is drawn in: with the links collapsed, every link lane's events
+  // are in that row, and `lane` is set to the one holding the nearest event.
+  static int eventInRow(const TimelineData& data, const TimelineGeometry& geo, int& lane, double t,
+                        double slack);
   static QString opLegendName(const std::string& op);
   // The colour a bar is painted in under a colouring (a transfer without a producer is grey).
   static QRgb barColor(const TimelineData& data, TimelineColorMode mode, const TimelineLane& lane,

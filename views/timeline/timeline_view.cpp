@@ -94,6 +94,8 @@ void TimelineView::setSnapshot(SnapshotPtr snapshot) {
     state_.stepMarkerUs = -1;
   }
   if (!sameShape) state_.selected = state_.hovered = -1;
+  if (!sameShape && snapshot_)
+    state_.linksCollapsed = snapshot_->devices->size() > TimelinePainter::kLinksExpandedUpTo;
   if (!sameShape) state_.groupNodes.clear();
   // A graph without op kinds would paint every bar in the one "(no op)" colour.
   if (data_ && !hasOpKinds() && state_.colorMode == TimelineColorMode::OpKind)
@@ -254,7 +256,7 @@ ViewHeader TimelineView::header() const {
 TimelineGeometry TimelineView::geometry() const {
   static const TimelineData empty;
   return TimelinePainter::geometry(data_ ? *data_ : empty, state_.header, font(),
-                                   viewport()->size());
+                                   viewport()->size(), state_.linksCollapsed);
 }
 
 double TimelineView::visibleEnd() const {
@@ -262,6 +264,13 @@ double TimelineView::visibleEnd() const {
 }
 double TimelineView::timeAtX(double x) const {
   return state_.t0 + (x - geometry().plotLeft) * state_.usPerPx;
+}
+
+void TimelineView::setLinksCollapsed(bool collapsed) {
+  if (state_.linksCollapsed == collapsed) return;
+  state_.linksCollapsed = collapsed;
+  updateScrollBar();
+  viewport()->update();
 }
 
 void TimelineView::fit() {
@@ -345,8 +354,9 @@ int TimelineView::nodeAt(const QPoint& pos) const {
   if (!data_) return -1;
   const TimelineGeometry g = geometry();
   if (pos.x() < g.plotLeft || pos.x() > g.plotRight) return -1;
-  const int lane = TimelinePainter::laneAt(g, state_, pos.y());
-  const int index = TimelinePainter::eventAt(*data_, lane, timeAtX(pos.x()), 3 * state_.usPerPx);
+  int lane = TimelinePainter::laneAt(g, state_, pos.y());
+  const int index =
+      TimelinePainter::eventInRow(*data_, g, lane, timeAtX(pos.x()), 3 * state_.usPerPx);
   if (index < 0) return -1;
   const TimelineEvent& e = data_->lanes[lane].events[index];
   return e.edge >= 0 ? data_->edges[e.edge].second : e.node;
@@ -430,8 +440,8 @@ QString TimelineView::exportChromeTrace(const QString& path) const {
 QSize TimelineView::cleanImageSize() const {
   static const TimelineData empty;
   const int w = std::max(viewport()->width(), 1000);
-  const TimelineGeometry g =
-      TimelinePainter::geometry(data_ ? *data_ : empty, state_.header, font(), QSize(w, 100));
+  const TimelineGeometry g = TimelinePainter::geometry(
+      data_ ? *data_ : empty, state_.header, font(), QSize(w, 100), state_.linksCollapsed);
   return {w, g.lanesTop + g.contentH + 4};
 }
 
@@ -442,7 +452,8 @@ void TimelineView::renderClean(QPainter& p, const QSize& size) {
   s.scrollY = 0;
   s.hovered = -1;
   s.header = header();
-  const TimelineGeometry g = TimelinePainter::geometry(data, s.header, font(), size);
+  const TimelineGeometry g =
+      TimelinePainter::geometry(data, s.header, font(), size, s.linksCollapsed);
   // Same time span as on screen, stretched to the image's width.
   s.usPerPx = state_.usPerPx * geometry().plotWidth() / std::max(1, g.plotWidth());
   TimelinePainter::paint(p, size, data, s, font(), g);
@@ -545,6 +556,17 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     viewport()->unsetCursor();
     return;
   }
+  if (event->button() == Qt::LeftButton && !dragging_ && data_) {
+    // A click on a link lane's label folds the links into one row or unfolds them.
+    const QPoint pos = event->position().toPoint();
+    const TimelineGeometry g = geometry();
+    const int lane = TimelinePainter::laneAt(g, state_, pos.y());
+    if (pos.x() < g.plotLeft && lane >= data_->computeLanes) {
+      setLinksCollapsed(!state_.linksCollapsed);
+      dragging_ = false;
+      return;
+    }
+  }
   if (event->button() == Qt::LeftButton && !dragging_) {
     const int v = nodeAt(event->position().toPoint());
     if (v < 0 && state_.range) setRange(std::nullopt);
@@ -561,9 +583,15 @@ void TimelineView::leaveEvent(QEvent* event) {
 QString TimelineView::tooltipAt(const QPoint& pos) const {
   if (!data_ || !snapshot_) return {};
   const TimelineGeometry g = geometry();
-  const int lane = TimelinePainter::laneAt(g, state_, pos.y());
-  if (pos.x() < g.plotLeft) return {};
-  const int index = TimelinePainter::eventAt(*data_, lane, timeAtX(pos.x()), 3 * state_.usPerPx);
+  int lane = TimelinePainter::laneAt(g, state_, pos.y());
+  if (pos.x() < g.plotLeft) {
+    if (data_ && lane >= data_->computeLanes && lane >= 0)
+      return state_.linksCollapsed ? tr("Click to show each link in its own lane")
+                                   : tr("Click to draw the links in one row");
+    return {};
+  }
+  const int index =
+      TimelinePainter::eventInRow(*data_, g, lane, timeAtX(pos.x()), 3 * state_.usPerPx);
   if (index < 0) return {};
   const TimelineEvent& e = data_->lanes[lane].events[index];
   if (e.edge < 0 && overlay_)

@@ -83,6 +83,9 @@ class TimelineView : public QAbstractScrollArea, public ImageSource {
 
  public Q_SLOTS:
   void fit();
+  // The link lanes as one row (the default above TimelinePainter::kLinksExpandedUpTo devices).
+  void setLinksCollapsed(bool collapsed);
+  bool linksCollapsed() const { return state_.linksCollapsed; }
   void zoomBy(double factor);   // around the mouse when it is over the plot, else the centre
   void panBy(double fraction);  // of the visible width; positive moves later in time
 
