@@ -113,6 +113,7 @@ void MainWindow::buildActions() {
   critical->setCheckable(true);
   critical->setChecked(true);
   connect(critical, &QAction::toggled, graphView_, &GraphView::setCriticalPathVisible);
+  connect(critical, &QAction::toggled, timelineView_, &TimelineView::setCriticalPathVisible);
   QAction* flip =
       withKeys(viewMenu_->addAction(tr("&Flip Graph Layout Direction")), Command::FlipLayout);
   flip->setObjectName(QStringLiteral("actionFlipLayout"));

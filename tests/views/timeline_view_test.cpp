@@ -7,6 +7,7 @@
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
+#include "core/sim/critical_path.h"
 #include "tests/support/mouse.h"
 #include "tests/views/synthetic.h"
 #include "views/common/image_export.h"
@@ -143,6 +144,35 @@ class TimelineViewTest : public QObject {
         view_->viewport(), Qt::LeftButton, Qt::NoModifier,
         QPoint(20, g.lanesTop + g.laneY[d->computeLanes] + g.laneH[d->computeLanes] / 2));
     QVERIFY(view_->linksCollapsed());
+  }
+
+  // The critical path is outlined on the timeline as in the graph: the same nodes, in the theme's
+  // critical colour at the bar's edge, with a legend entry; hidden on request.
+  void criticalPathIsOutlined() {
+    QVERIFY(view_->criticalPathVisible());
+    const CriticalPath cp = criticalPath(*snapshot_->graph, snapshot_->sim.schedule);
+    QCOMPARE(view_->criticalNodes(), cp.onPath);
+    const auto hasEntry = [this] {
+      for (const LegendEntry& e : view_->header().legend)
+        if (e.text == QStringLiteral("critical path")) return true;
+      return false;
+    };
+    QVERIFY(hasEntry());
+    // The last node of the path (it ends the makespan): its bar's top edge is critical-coloured.
+    const int v = cp.nodes.back();
+    const QPoint c = view_->pointOfNode(v);
+    QVERIFY(c.x() >= 0);
+    const TimelineGeometry g = view_->geometry();
+    const int lane = view_->data()->nodeLane[v];
+    const int top = g.lanesTop + g.laneY[lane] + 1;
+    const QImage frame = view_->viewport()->grab().toImage();
+    bool found = false;
+    for (int y = top - 1; y <= top + 2; ++y)
+      found = found || QColor(frame.pixel(c.x(), y)) == Theme::current().critical;
+    QVERIFY2(found, "the critical bar's outline");
+    view_->setCriticalPathVisible(false);
+    QVERIFY(view_->criticalNodes().empty());
+    QVERIFY(!hasEntry());
   }
 
   void externalSelectionBringsBarIntoView() {

@@ -373,6 +373,20 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
                : QRectF();
   };
   p.setRenderHint(QPainter::Antialiasing, true);
+  // The critical path: its compute bars and the transfers between them, outlined.
+  if (!st.criticalNodes.empty() || !st.criticalEdges.empty()) {
+    p.setPen(QPen(theme.critical, 2));
+    p.setBrush(Qt::NoBrush);
+    auto outline = [&](const QRectF& r) {
+      if (!r.isNull() && r.right() >= geo.plotLeft && r.left() <= geo.plotRight)
+        p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
+    };
+    for (size_t v = 0; v < st.criticalNodes.size() && v < data.nodeLane.size(); ++v)
+      if (st.criticalNodes[v]) outline(nodeRect(static_cast<int>(v)));
+    for (size_t e = 0; e < st.criticalEdges.size() && e < data.edgeLane.size(); ++e)
+      if (st.criticalEdges[e] && data.edgeLane[e] >= 0)
+        outline(eventRect(data.edgeLane[e], data.edgeIndex[e]));
+  }
   if (!st.groupNodes.empty()) {
     QColor c = theme.selection;
     c.setAlphaF(0.55f);

@@ -43,6 +43,9 @@ struct TimelineState {
   // The link lanes drawn as one row ("▸ 56 links"): 8 devices have 56 directed links, which
   // would push the compute lanes out of sight. Clicking the row's label toggles it.
   bool linksCollapsed = false;
+  // The critical path of the shown schedule (core/sim/critical_path.h), outlined on its bars and
+  // transfers as the graph outlines its nodes; empty: not drawn.
+  std::vector<char> criticalNodes, criticalEdges;
 };
 
 struct TimelineGeometry {

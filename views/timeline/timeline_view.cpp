@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "core/sim/chrome_trace.h"
+#include "core/sim/critical_path.h"
 #include "views/common/node_details.h"
 #include "views/common/selection_state.h"
 #include "views/common/shortcuts.h"
@@ -104,6 +105,7 @@ void TimelineView::setSnapshot(SnapshotPtr snapshot) {
     state_.selected = selection_->selected();
     state_.hovered = selection_->hovered();
   }
+  updateCriticalPath();
   state_.header = header();
   if (state_.range)
     state_.rangeStats = snapshot_ ? deviceRangeStats(*shownSchedule(), snapshot_->devices->size(),
@@ -126,6 +128,7 @@ void TimelineView::setMeasured(MeasuredRunPtr run) {
                     : snapshotData_;
   state_.ghost = measured_ ? snapshotData_ : nullptr;
   if (state_.range) setRange(state_.range);  // the stats follow the schedule shown
+  updateCriticalPath();
   state_.header = header();
   if (atFit_) fit();
   updateScrollBar();
@@ -152,6 +155,7 @@ void TimelineView::setStepOverlay(StepOverlayPtr overlay) {
   }
   state_.placed = overlay_ ? overlay_->placed : std::vector<char>{};
   state_.stepMarkerUs = overlay_ ? overlay_->partial_makespan_us : -1;
+  updateCriticalPath();
   state_.header = header();
   if (newPlan) {
     if (atFit_) fit();
@@ -234,6 +238,9 @@ ViewHeader TimelineView::header() const {
                       : measured_ ? tr("measured makespan")
                                   : tr("makespan"),
                       1.5});
+  if (!state_.criticalNodes.empty())
+    h.legend.push_back({LegendEntry::Kind::Outline, t.critical,
+                        measured_ ? tr("critical path (measured)") : tr("critical path"), 2});
   if (measured_) {
     QColor ghost = t.mutedText;
     ghost.setAlphaF(0.35f);
@@ -264,6 +271,27 @@ double TimelineView::visibleEnd() const {
 }
 double TimelineView::timeAtX(double x) const {
   return state_.t0 + (x - geometry().plotLeft) * state_.usPerPx;
+}
+
+void TimelineView::setCriticalPathVisible(bool on) {
+  if (criticalVisible_ == on) return;
+  criticalVisible_ = on;
+  updateCriticalPath();
+  state_.header = header();
+  viewport()->update();
+}
+
+void TimelineView::updateCriticalPath() {
+  // Not for the stepper's plan: it is partial until the last step, and the planned makespan's
+  // path is not the schedule's.
+  if (!criticalVisible_ || !snapshot_ || !snapshot_->graph || overlay_) {
+    state_.criticalNodes.clear();
+    state_.criticalEdges.clear();
+    return;
+  }
+  const CriticalPath cp = criticalPath(*snapshot_->graph, *shownSchedule());
+  state_.criticalNodes = cp.onPath;
+  state_.criticalEdges = cp.edgeOnPath;
 }
 
 void TimelineView::setLinksCollapsed(bool collapsed) {

@@ -85,6 +85,12 @@ class TimelineView : public QAbstractScrollArea, public ImageSource {
   void fit();
   // The link lanes as one row (the default above TimelinePainter::kLinksExpandedUpTo devices).
   void setLinksCollapsed(bool collapsed);
+  // The critical path of the shown schedule outlined on its bars and transfers (on by default,
+  // as in the graph; View > Show Critical Path toggles both).
+  void setCriticalPathVisible(bool on);
+  bool criticalPathVisible() const { return criticalVisible_; }
+  // Per node: on the outlined critical path (empty when hidden or while stepping).
+  const std::vector<char>& criticalNodes() const { return state_.criticalNodes; }
   bool linksCollapsed() const { return state_.linksCollapsed; }
   void zoomBy(double factor);   // around the mouse when it is over the plot, else the centre
   void panBy(double fraction);  // of the visible width; positive moves later in time
@@ -112,6 +118,7 @@ class TimelineView : public QAbstractScrollArea, public ImageSource {
   void zoomAround(double factor, double x);
   void clampView();
   void updateScrollBar();
+  void updateCriticalPath();
   void ensureNodeVisible(int node);
   QString tooltipAt(const QPoint& pos) const;
   const Schedule* shownSchedule() const;
@@ -125,6 +132,7 @@ class TimelineView : public QAbstractScrollArea, public ImageSource {
   std::shared_ptr<const TimelineData> data_;
   TimelineState state_;
   bool atFit_ = true;
+  bool criticalVisible_ = true;
   QPoint pressPos_;
   double panStartT0_ = 0;
   bool dragging_ = false, panning_ = false;
