@@ -1,4 +1,4 @@
-// The fleet simulators' speed (docs/fleet_sim.md, "Speed"). Goals from issue 13: the slot-level
+// The fleet simulators' speed (docs/fleet_sim.md, "Speed"). Goals: the slot-level
 // model runs 480 slots on cost266 in under 0.5 s; the per-request simulator runs the whole
 // conversation trace (19,366 requests) across cost266 in under 2 s. Also one slot's OT plan on
 // cost266's 37 regions (exact and Sinkhorn) and one slot of the MILP.

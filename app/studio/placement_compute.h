@@ -36,7 +36,7 @@ views::SnapshotPtr computePlacement(const PlacementInputs& in, const views::Plac
                                     const CancelToken& cancel, ProgressFn progress,
                                     const views::PlacementSnapshot* previous);
 
-// The shipped general policy as a tuner method (issue 16), named as `doppler place --method
+// The shipped general policy as a tuner method, named as `doppler place --method
 // doppler` names it. It is not in the heuristic registry (it loads a weights file), so the document
 // places with it through computePolicyPlacement; the tuner lists it only where the shipped
 // weights exist (MainWindow::shippedGeneralPolicyPath).
