@@ -17,9 +17,9 @@
 #include <cstring>
 #include <vector>
 
-#include "app/studio/job_runner.h"
-#include "app/studio/main_window.h"
-#include "app/studio/studio_document.h"
+#include "app/studio/document/studio_document.h"
+#include "app/studio/jobs/job_runner.h"
+#include "app/studio/window/main_window.h"
 #include "core/graph/onnx_import.h"
 #include "tests/support/onnx_models.h"
 #include "views/graph/graph_layout.h"

@@ -12,9 +12,10 @@
 #include <cstdio>
 #include <vector>
 
-#include "app/studio/main_window.h"
-#include "app/studio/studio_document.h"
-#include "app/studio/training_controller.h"
+#include "app/studio/document/studio_document.h"
+#include "app/studio/panels/training_controller.h"
+#include "app/studio/panels/training_page.h"
+#include "app/studio/window/main_window.h"
 #include "paper_graph.h"
 #include "views/training/training_dashboard.h"
 
@@ -79,13 +80,13 @@ int main(int argc, char** argv) {
   const int nodes = g.nodeCount();
   w.document()->setGraph(std::move(g), QStringLiteral("LLAMA-LAYER"), &error);
   w.waitSettled(120000);
-  w.showTraining();
+  w.trainingPage()->show();
   const Latency idle = measure(seconds / 2);
-  views::TrainingDashboard* d = w.trainingDashboard();
+  views::TrainingDashboard* d = w.trainingPage()->dashboard();
   d->setStage(train::Stage::Simulation);
   d->setValues({{"episodes", "100000"}});  // longer than the measurement
-  w.startTraining();
-  if (!w.trainingController()->running()) {
+  w.trainingPage()->startTraining();
+  if (!w.trainingPage()->controller()->running()) {
     std::fprintf(stderr, "training did not start: %s\n", qPrintable(d->statusText()));
     return 1;
   }
@@ -95,7 +96,7 @@ int main(int argc, char** argv) {
   print("event loop, idle", idle);
   print("event loop, while training", training);
   std::printf("training: %s\n", qPrintable(d->progressText()));
-  w.trainingController()->cancel();
+  w.trainingPage()->controller()->cancel();
   w.jobs()->waitIdle(120000);
   return 0;
 }

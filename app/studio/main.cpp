@@ -6,7 +6,8 @@
 #include <QTextStream>
 #include <QTimer>
 
-#include "app/studio/main_window.h"
+#include "app/studio/window/main_window.h"
+#include "app/studio/window/studio_grab.h"
 #include "resources/icons.h"
 #include "views/common/theme.h"
 
@@ -62,7 +63,7 @@ int main(int argc, char** argv) {
   if (parser.isSet(grab)) {
     window.resize(1600, 1000);
     window.show();
-    const QStringList files = window.grabAll(parser.value(grab));
+    const QStringList files = doppler::studio::grabViews(window, parser.value(grab));
     QTextStream out(stdout);
     for (const QString& f : files) out << f << "\n";
     return files.isEmpty() ? 1 : 0;

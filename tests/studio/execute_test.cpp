@@ -10,10 +10,10 @@
 #include <QtTest>
 #include <algorithm>
 
-#include "app/studio/execute_job.h"
-#include "app/studio/job_runner.h"
-#include "app/studio/main_window.h"
-#include "app/studio/studio_document.h"
+#include "app/studio/document/studio_document.h"
+#include "app/studio/jobs/execute_job.h"
+#include "app/studio/jobs/job_runner.h"
+#include "app/studio/window/main_window.h"
 #include "core/exec/cuda_backend.h"
 #include "core/exec/torch_kernels.h"
 #include "core/train/torch_module.h"
@@ -97,7 +97,7 @@ class ExecuteTest : public QObject {
     action->trigger();
     QVERIFY(w_->jobs()->waitIdle(120000));
     QVERIFY(w_->waitSettled(60000));
-    const MeasuredRunPtr run = w_->measured();
+    const MeasuredRunPtr run = w_->executionPage()->measured();
     QVERIFY(run);
     QCOMPARE(QString::fromStdString(run->backend), QStringLiteral("cuda"));
     QVERIFY(run->outputs_match);
@@ -123,7 +123,7 @@ class ExecuteTest : public QObject {
     const SnapshotPtr snapshot = w_->document()->snapshot();
     QVERIFY(execute());
     QVERIFY(timeline->showsMeasured());
-    const MeasuredRunPtr run = w_->measured();
+    const MeasuredRunPtr run = w_->executionPage()->measured();
     QVERIFY(run);
     QCOMPARE(run->snapshot, snapshot);
     QCOMPARE(run->repeat(), kExecuteRepeat);
@@ -158,7 +158,7 @@ class ExecuteTest : public QObject {
   }
 
   void theNodeDetailsGiveBothDurations() {
-    QVERIFY(w_->measured());
+    QVERIFY(w_->executionPage()->measured());
     w_->selection()->setSelected(0);
     const QString text = find<QTextBrowser>("details")->toPlainText();
     QVERIFY2(text.contains(QStringLiteral("Measured: ")), qPrintable(text));
@@ -174,7 +174,7 @@ class ExecuteTest : public QObject {
     wComm->setValue(wComm->value() == 0.5 ? 0.25 : 0.5);
     QVERIFY(w_->waitSettled(60000));
     QVERIFY(!w_->timelineView()->showsMeasured());
-    QVERIFY(!w_->measured());
+    QVERIFY(!w_->executionPage()->measured());
     QVERIFY(!w_->timelineView()->header().title.contains(QStringLiteral("measured")));
     QCOMPARE(w_->timelineView()->data()->makespan, w_->document()->snapshot()->makespan());
   }
@@ -186,7 +186,7 @@ class ExecuteTest : public QObject {
     QVERIFY(w_->waitSettled(60000));
     QVERIFY(!w_->document()->snapshot()->execution_order.empty());
     QVERIFY(execute());
-    const MeasuredRunPtr run = w_->measured();
+    const MeasuredRunPtr run = w_->executionPage()->measured();
     QVERIFY(run);
     checkMeasured(*run);
     // Under sequence each device runs its nodes in the placement's order.

@@ -2,7 +2,7 @@
 // first start copies it to the default session and shows its runs (the heuristics selected, none
 // compared) with its training curve filled in the Training dock, and nothing is copied over a
 // session the user already has or when DOPPLER_STUDIO_DB names one.
-#include "app/studio/first_start.h"
+#include "app/studio/panels/first_start.h"
 
 #include <QDir>
 #include <QDockWidget>
@@ -15,8 +15,8 @@
 #include <thread>
 #include <vector>
 
-#include "app/studio/main_window.h"
-#include "app/studio/runs_controller.h"
+#include "app/studio/panels/runs_controller.h"
+#include "app/studio/window/main_window.h"
 #include "sessions/queries.h"
 #include "sessions/run_store.h"
 #include "sessions/user_paths.h"
@@ -100,30 +100,30 @@ class FirstStartTest : public QObject {
     QVERIFY(QFileInfo::exists(target));
     QCOMPARE(QFileInfo(w->sessionPath()).absoluteFilePath(), QFileInfo(target).absoluteFilePath());
 
-    const auto& runs = w->runsController()->runs();
+    const auto& runs = w->runsPage()->controller()->runs();
     QCOMPARE(countKind(runs, "place"), 3);
     QCOMPARE(countKind(runs, "train"), kTorch ? 1 : 0);
-    QVERIFY(w->runsDock()->isVisible());
+    QVERIFY(w->runsPage()->dock()->isVisible());
 
     // Nothing compared unasked: the graph shows the one placement the header names, the tuner
     // is at hand and the three heuristics wait selected for the user's Compare.
     QVERIFY(!w->graphView()->graphScene()->comparing());
-    QVERIFY(w->tunerDock()->isVisible());
-    QCOMPARE(w->runsPanel()->selectedRuns().size(), qsizetype(3));
+    QVERIFY(w->docks()->tunerDock()->isVisible());
+    QCOMPARE(w->runsPage()->panel()->selectedRuns().size(), qsizetype(3));
 
     if (kTorch) {
-      QVERIFY(!w->trainingDock()->isVisible());  // filled, one menu entry away
-      QCOMPARE(w->trainingDashboard()->state(), views::TrainingState::Finished);
+      QVERIFY(!w->trainingPage()->dock()->isVisible());  // filled, one menu entry away
+      QCOMPARE(w->trainingPage()->dashboard()->state(), views::TrainingState::Finished);
       // The stored run has no best episode to open: the buttons say so instead of failing.
-      QVERIFY(!w->trainingDashboard()->bestPlacementAvailable());
-      auto* openBest = w->trainingDashboard()->findChild<QPushButton*>("openBestInStepper");
+      QVERIFY(!w->trainingPage()->dashboard()->bestPlacementAvailable());
+      auto* openBest = w->trainingPage()->dashboard()->findChild<QPushButton*>("openBestInStepper");
       QVERIFY(openBest && !openBest->isEnabled());
       QVERIFY(openBest->toolTip().contains(QStringLiteral("kept its final placement")));
       sessions::RunStore store(target.toStdString());
       const sessions::RunInfo& trained =
           *std::find_if(runs.begin(), runs.end(), [](const auto& r) { return r.kind == "train"; });
       // One report per stored makespan point: the curve drawn is the stored one.
-      QCOMPARE(w->trainingDashboard()->charts()->reportCount(),
+      QCOMPARE(w->trainingPage()->dashboard()->charts()->reportCount(),
                long(sessions::loadSeries(store, trained.id, "makespan_us").steps.size()));
       // The copied checkpoint is the run's latest, so it resolves wherever the build tree goes.
       const auto checkpoints = sessions::listCheckpoints(store, trained.id);
@@ -142,7 +142,7 @@ class FirstStartTest : public QObject {
     }
     auto w = openWindow();
     QVERIFY(!w->firstStart());
-    QCOMPARE(countKind(w->runsController()->runs(), "place"), 2);
+    QCOMPARE(countKind(w->runsPage()->controller()->runs(), "place"), 2);
   }
 
   void aNamedSessionIsNeverReplacedByTheDemo() {

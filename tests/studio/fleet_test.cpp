@@ -17,10 +17,10 @@
 #include <QtTest>
 #include <cmath>
 
-#include "app/studio/fleet_controller.h"
-#include "app/studio/job_runner.h"
-#include "app/studio/main_window.h"
-#include "app/studio/runs_controller.h"
+#include "app/studio/jobs/job_runner.h"
+#include "app/studio/panels/fleet_controller.h"
+#include "app/studio/panels/runs_controller.h"
+#include "app/studio/window/main_window.h"
 #include "sessions/queries.h"
 #include "sessions/run_store.h"
 #include "tests/studio/studio_test_support.h"
@@ -73,8 +73,8 @@ class FleetStudioTest : public QObject {
   std::unique_ptr<QTemporaryDir> dir_;
 
   QString db() const { return dir_->filePath(QStringLiteral("fleet.sqlite")); }
-  FleetWorkbench* bench() const { return w_->fleetWorkbench(); }
-  FleetRunModel* model() const { return w_->fleetModel(); }
+  FleetWorkbench* bench() const { return w_->fleetPage()->workbench(); }
+  FleetRunModel* model() const { return w_->fleetPage()->model(); }
 
   // The form as a person fills it in: abilene, few slots of the slot model.
   void fillForm(const std::string& method, std::vector<std::string> methods, int seeds,
@@ -112,7 +112,7 @@ class FleetStudioTest : public QObject {
     QVERIFY(action);
     QVERIFY(action->shortcut() == QKeySequence(QStringLiteral("Ctrl+Shift+F")));
     action->trigger();
-    QVERIFY(w_->fleetPerspective());
+    QVERIFY(w_->fleetPage()->active());
     QVERIFY(bench()->isVisible());
   }
   void cleanup() {
@@ -149,7 +149,7 @@ class FleetStudioTest : public QObject {
           if (i != j && requests > 0 && requests >= threshold)
             expected.push_back({i, j, r->allocations[t].at(i, j), requests});
         }
-      std::vector<FleetFlow> shown = w_->fleetWorkbench()->map()->shownFlows();
+      std::vector<FleetFlow> shown = w_->fleetPage()->workbench()->map()->shownFlows();
       QCOMPARE(shown.size(), std::min<size_t>(expected.size(), FleetMapView::kMaxFlows));
       for (const FleetFlow& f : shown) {
         QVERIFY(near(f.share, r->allocations[t].at(f.from, f.to)));
@@ -244,10 +244,11 @@ class FleetStudioTest : public QObject {
       const sessions::Series queued = sessions::loadSeries(store, run.id, "queued");
       QCOMPARE(queued.values, r->series.queued);
     }
-    QCOMPARE(w_->fleetController()->runId().value_or(0), run.id);
+    QCOMPARE(w_->fleetPage()->controller()->runId().value_or(0), run.id);
     // And the Runs dock lists it.
-    w_->runsController()->refresh();
-    QVERIFY(std::any_of(w_->runsController()->runs().begin(), w_->runsController()->runs().end(),
+    w_->runsPage()->controller()->refresh();
+    QVERIFY(std::any_of(w_->runsPage()->controller()->runs().begin(),
+                        w_->runsPage()->controller()->runs().end(),
                         [&](const sessions::RunInfo& x) { return x.id == run.id; }));
   }
 
@@ -381,7 +382,7 @@ class FleetStudioTest : public QObject {
     click("fleetTrain");
     QVERIFY(w_->jobs()->waitIdle(600000));
     QVERIFY2(bench()->state() == FleetJobState::Finished, qPrintable(bench()->stateText()));
-    QCOMPARE(w_->fleetController()->trainHistory().size(), size_t(2));
+    QCOMPARE(w_->fleetPage()->controller()->trainHistory().size(), size_t(2));
     // The trained checkpoint is what the learned method runs from next.
     const std::string checkpoint = bench()->settings().checkpoint;
     QVERIFY(!checkpoint.empty());
@@ -432,8 +433,8 @@ class FleetStudioTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(!bench()->playing(), 30000);
     QCOMPARE(bench()->slotSlider()->value(), 7);
     w_->findChild<QAction*>(QStringLiteral("actionFleetPerspective"))->trigger();
-    QVERIFY(!w_->fleetPerspective());
-    QVERIFY(w_->tunerDock()->isVisible());
+    QVERIFY(!w_->fleetPage()->active());
+    QVERIFY(w_->docks()->tunerDock()->isVisible());
   }
 };
 

@@ -1,7 +1,7 @@
 // The studio's job runner with real threads: results arrive on the GUI thread, a newer job in a
 // slot supersedes the old one (its token is set, its result and progress dropped), cancel keeps
 // the result, slots run independently, failures arrive as messages, and waitIdle waits for all.
-#include "app/studio/job_runner.h"
+#include "app/studio/jobs/job_runner.h"
 
 #include <QSignalSpy>
 #include <QThread>

@@ -12,10 +12,10 @@
 #include <set>
 #include <string>
 
-#include "app/studio/job_runner.h"
-#include "app/studio/main_window.h"
-#include "app/studio/onnx_dims_dialog.h"
-#include "app/studio/studio_document.h"
+#include "app/studio/dialogs/onnx_dims_dialog.h"
+#include "app/studio/document/studio_document.h"
+#include "app/studio/jobs/job_runner.h"
+#include "app/studio/window/main_window.h"
 #include "core/graph/coarsening.h"
 #include "core/graph/graph_io.h"
 #include "tests/studio/studio_test_support.h"
@@ -287,9 +287,9 @@ class LargeGraphTest : public QObject {
     const auto before = w_->document()->graph();
     QVERIFY(w_->openFile(path));
     QVERIFY(w_->jobs()->waitIdle(120000));
-    QTRY_VERIFY(w_->dimsDialog());
+    QTRY_VERIFY(w_->onnxPrompt()->dialog());
     QCOMPARE(w_->document()->graph(), before);  // nothing changes while asking
-    OnnxDimsDialog* dialog = w_->dimsDialog();
+    OnnxDimsDialog* dialog = w_->onnxPrompt()->dialog();
     QVERIFY(dialog->isVisible());
     QVERIFY(dialog->editor(QStringLiteral("batch")));
     QVERIFY(dialog->editor(QStringLiteral("seq")));
@@ -304,11 +304,11 @@ class LargeGraphTest : public QObject {
     // The values are remembered per dimension name: the next model is prefilled with them.
     QVERIFY(w_->openFile(path));
     QVERIFY(w_->jobs()->waitIdle(120000));
-    QTRY_VERIFY(w_->dimsDialog());
-    QCOMPARE(w_->dimsDialog()->editor(QStringLiteral("batch"))->value(), 4);
-    QCOMPARE(w_->dimsDialog()->editor(QStringLiteral("seq"))->value(), 32);
-    w_->dimsDialog()->reject();
-    QTRY_VERIFY(!w_->dimsDialog());
+    QTRY_VERIFY(w_->onnxPrompt()->dialog());
+    QCOMPARE(w_->onnxPrompt()->dialog()->editor(QStringLiteral("batch"))->value(), 4);
+    QCOMPARE(w_->onnxPrompt()->dialog()->editor(QStringLiteral("seq"))->value(), 32);
+    w_->onnxPrompt()->dialog()->reject();
+    QTRY_VERIFY(!w_->onnxPrompt()->dialog());
   }
 #endif
 };

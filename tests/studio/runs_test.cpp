@@ -9,9 +9,9 @@
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
-#include "app/studio/main_window.h"
-#include "app/studio/runs_controller.h"
-#include "app/studio/studio_document.h"
+#include "app/studio/document/studio_document.h"
+#include "app/studio/panels/runs_controller.h"
+#include "app/studio/window/main_window.h"
 #include "core/graph/graph_io.h"
 #include "tests/studio/studio_test_support.h"
 #include "views/graph/graph_scene.h"
@@ -31,7 +31,7 @@ class RunsStudioTest : public QObject {
   std::unique_ptr<QTemporaryDir> dir_;
 
   QString db() const { return dir_->filePath(QStringLiteral("runs.sqlite")); }
-  RunsTableModel* model() const { return w_->runsPanel()->model(); }
+  RunsTableModel* model() const { return w_->runsPage()->panel()->model(); }
 
   // Runs the CLI; returns its standard output (empty, with a warning, on failure).
   QByteArray cli(const QStringList& args) {
@@ -73,7 +73,7 @@ class RunsStudioTest : public QObject {
     qputenv("DOPPLER_STUDIO_DB", db().toLocal8Bit());
     w_ = doppler::qtest::openSettledWindow();
     QVERIFY(w_);
-    w_->showRuns();
+    w_->runsPage()->show();
     QCOMPARE(w_->sessionPath(), QFileInfo(db()).absoluteFilePath());
     QVERIFY(w_->windowTitle().contains(QStringLiteral("runs.sqlite")));
     QCOMPARE(model()->rowCount(), 0);
@@ -109,14 +109,14 @@ class RunsStudioTest : public QObject {
       expected << QString::fromStdString(moved["node"].get<std::string>());
     QVERIFY2(!expected.isEmpty(), "the two methods should place some node differently");
 
-    QSignalSpy marked(w_->runCompareView(), &RunCompareView::movedNodesChanged);
-    w_->runsPanel()->selectRuns({a, b});
-    w_->runsPanel()->compareSelected();
-    QVERIFY(w_->runCompareView()->isVisible());
+    QSignalSpy marked(w_->runsPage()->compareView(), &RunCompareView::movedNodesChanged);
+    w_->runsPage()->panel()->selectRuns({a, b});
+    w_->runsPage()->panel()->compareSelected();
+    QVERIFY(w_->runsPage()->compareView()->isVisible());
     QCOMPARE(marked.count(), 1);
-    QCOMPARE(w_->runCompareView()->movedNodes(), expected);
-    QCOMPARE(w_->runCompareView()->comparison().runs.size(), size_t(2));
-    QVERIFY(w_->runCompareView()->comparison().timelines[1].has_value());
+    QCOMPARE(w_->runsPage()->compareView()->movedNodes(), expected);
+    QCOMPARE(w_->runsPage()->compareView()->comparison().runs.size(), size_t(2));
+    QVERIFY(w_->runsPage()->compareView()->comparison().timelines[1].has_value());
     // The graph keeps the shown placement's fill (run a's: the window placed the same method on
     // the same devices) and rings each node the CLI names in the device it has in run b, on the
     // shown devices after matching identical ones.
@@ -134,7 +134,7 @@ class RunsStudioTest : public QObject {
       QCOMPARE(scene->comparedDevice(v), map.empty() ? to : map[to]);
     }
     // Closing the comparison ends it on the graph too.
-    w_->runCompareView()->close();
+    w_->runsPage()->compareView()->close();
     QVERIFY(!scene->comparing());
     QCOMPARE(scene->comparedMoveCount(), 0);
   }
@@ -143,7 +143,7 @@ class RunsStudioTest : public QObject {
     const int64_t a = place(QStringLiteral("critical-path"), db());
     const int64_t b = place(QStringLiteral("heft"), db());
     QTRY_COMPARE_WITH_TIMEOUT(shownIds(), (std::vector<int64_t>{a, b}), 15000);
-    RunsPanel* panel = w_->runsPanel();
+    RunsPanel* panel = w_->runsPage()->panel();
     panel->selectRuns({a});
     panel->tagSelected(QStringLiteral("baseline"));
     panel->renameSelected(QStringLiteral("first try"));
@@ -181,14 +181,14 @@ class RunsStudioTest : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(shownIds(), (std::vector<int64_t>{a, b}), 15000);
     const std::vector<sessions::RunInfo> before = model()->runs();
     const QString copy = dir_->filePath(QStringLiteral("copy.sqlite"));
-    QVERIFY(w_->saveSessionAs(copy));
+    QVERIFY(w_->runsPage()->saveSessionAs(copy));
     QCOMPARE(w_->sessionPath(), QFileInfo(copy).absoluteFilePath());
     QVERIFY(w_->windowTitle().contains(QStringLiteral("copy.sqlite")));
     // The copy is where the session continues: a new run in the original is not in it.
     place(QStringLiteral("heft"), db());
-    QVERIFY(w_->openSession(db()));
+    QVERIFY(w_->runsPage()->openSession(db()));
     QCOMPARE(model()->rowCount(), 3);
-    QVERIFY(w_->openSession(copy));
+    QVERIFY(w_->runsPage()->openSession(copy));
     QCOMPARE(shownIds(), (std::vector<int64_t>{a, b}));
     for (size_t i = 0; i < before.size(); ++i) {
       const sessions::RunInfo& after = model()->runs()[i];
@@ -197,7 +197,7 @@ class RunsStudioTest : public QObject {
       QCOMPARE(after.started_at, before[i].started_at);
     }
     QString error;
-    const RunComparison c = w_->runsController()->comparison({a, b}, &error);
+    const RunComparison c = w_->runsPage()->controller()->comparison({a, b}, &error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QVERIFY(c.timelines[0] && !c.timelines[0]->nodes.empty());
   }
@@ -210,7 +210,7 @@ class RunsStudioTest : public QObject {
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(QByteArray(4096, 'x'));
     f.close();
-    QVERIFY(!w_->openSession(bad));
+    QVERIFY(!w_->runsPage()->openSession(bad));
     QVERIFY(w_->lastError().contains(QStringLiteral("garbage.sqlite")));
     QCOMPARE(w_->sessionPath(), QFileInfo(db()).absoluteFilePath());
     QCOMPARE(shownIds(), std::vector<int64_t>{a});

@@ -10,10 +10,10 @@
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
-#include "app/studio/job_runner.h"
-#include "app/studio/main_window.h"
-#include "app/studio/stepper_session.h"
-#include "app/studio/studio_document.h"
+#include "app/studio/document/studio_document.h"
+#include "app/studio/jobs/job_runner.h"
+#include "app/studio/panels/stepper_session.h"
+#include "app/studio/window/main_window.h"
 #include "core/graph/graph_io.h"
 #include "core/train/torch_module.h"
 #include "sessions/queries.h"
@@ -32,7 +32,7 @@ class StepperTest : public QObject {
   MainWindow* w_ = nullptr;
   QTemporaryDir dir_;
 
-  StepperSession* session() { return w_->stepper(); }
+  StepperSession* session() { return w_->stepperPage()->session(); }
 
   nlohmann::json cli(QStringList args) { return qtest::cliOnDocument(w_, dir_, std::move(args)); }
 
@@ -49,8 +49,8 @@ class StepperTest : public QObject {
     qputenv("DOPPLER_STUDIO_DB", dir_.filePath("runs.sqlite").toLocal8Bit());
     w_ = doppler::qtest::openSettledWindow();
     QVERIFY(w_);
-    w_->showStepper();
-    QVERIFY(w_->stepperDock()->isVisible());
+    w_->stepperPage()->show();
+    QVERIFY(w_->stepperPage()->dock()->isVisible());
     QVERIFY(session()->active());
   }
   void cleanup() {
@@ -73,12 +73,12 @@ class StepperTest : public QObject {
                place["assignment"][s->graph->node(v).id].get<int>());
     // The graph and the timeline show the step overlay while the dock is open, not after.
     QVERIFY(w_->graphView()->stepOverlay());
-    w_->stepperDock()->hide();
+    w_->stepperPage()->dock()->hide();
     QVERIFY(!w_->graphView()->stepOverlay());
   }
 
   void keysStepAndSteppingBackRestoresTheState() {
-    QWidget* dock = w_->stepperWidget();
+    QWidget* dock = w_->stepperPage()->widget();
     dock->setFocus();
     QTest::keyClick(dock, Qt::Key_Right);
     QTest::keyClick(dock, Qt::Key_Right);
@@ -119,7 +119,7 @@ class StepperTest : public QObject {
     QCOMPARE(session()->branches().size(), size_t(1));
     // Another ready node, from the dock.
     const int other = s.ready[0].node == s.node ? s.ready[1].node : s.ready[0].node;
-    Q_EMIT w_->stepperWidget()->nodeOverrideRequested(other);
+    Q_EMIT w_->stepperPage()->widget()->nodeOverrideRequested(other);
     QCOMPARE(session()->branches().size(), size_t(2));
     QCOMPARE(session()->currentBranch(), 1);
     QCOMPARE(session()->step(), k);
@@ -152,7 +152,7 @@ class StepperTest : public QObject {
 
     // A device override on top, then undo twice and redo.
     const int dev = (session()->branch().trace->steps[k].device + 1) % 4;
-    Q_EMIT w_->stepperWidget()->deviceOverrideRequested(dev);
+    Q_EMIT w_->stepperPage()->widget()->deviceOverrideRequested(dev);
     QCOMPARE(session()->branches().size(), size_t(3));
     QCOMPARE(session()->branch().assignment[other], dev);
     QUndoStack* undo = session()->undoStack();
@@ -166,7 +166,7 @@ class StepperTest : public QObject {
     QCOMPARE(session()->currentBranch(), 1);
     QCOMPARE(session()->branch().trace->steps[k].node, other);
     // Switching branches from the dock's list is undoable too.
-    Q_EMIT w_->stepperWidget()->branchRequested(0);
+    Q_EMIT w_->stepperPage()->widget()->branchRequested(0);
     QCOMPARE(session()->currentBranch(), 0);
     undo->undo();
     QCOMPARE(session()->currentBranch(), 1);
@@ -187,7 +187,7 @@ class StepperTest : public QObject {
     const int dev = (session()->branch().trace->steps[k].device + 1) % 4;
     QString error;
     QVERIFY(session()->overrideDevice(dev, &error));
-    Q_EMIT w_->stepperWidget()->saveBranchRequested();
+    Q_EMIT w_->stepperPage()->widget()->saveBranchRequested();
     const std::optional<int64_t> branchRun = session()->branch().run_id;
     const std::optional<int64_t> originalRun = session()->branches()[0].run_id;
     QVERIFY(branchRun && originalRun);
@@ -199,7 +199,7 @@ class StepperTest : public QObject {
     QVERIFY(info.params.contains("overrides"));
     // The stored run's recorded decisions reopen as a source with the branch's assignment.
     const Assignment saved = session()->branch().assignment;
-    QVERIFY(w_->startStepperFromRun(*branchRun));
+    QVERIFY(w_->stepperPage()->startFromRun(*branchRun));
     QCOMPARE(session()->source().kind, StepperSource::Kind::Recorded);
     QCOMPARE(session()->branch().assignment, saved);
     QCOMPARE(session()->branches().size(), size_t(1));
@@ -208,9 +208,9 @@ class StepperTest : public QObject {
   // The shipped general policy steps through the demo graph without any training, and its greedy
   // episode places every node.
   void theShippedGeneralPolicyStepsWithoutTraining() {
-    const QString general = MainWindow::shippedGeneralPolicyPath();
+    const QString general = shippedGeneralPolicyPath();
     QVERIFY(general.endsWith(QStringLiteral("policies/general.weights")));
-    w_->startStepperFromPolicy(general);
+    w_->stepperPage()->startFromPolicy(general);
     QVERIFY(w_->jobs()->waitIdle(120000));
     QCOMPARE(session()->source().kind, StepperSource::Kind::Policy);
     QCOMPARE(session()->steps(), w_->document()->graph()->nodeCount());
@@ -271,7 +271,7 @@ class StepperTest : public QObject {
     QVERIFY(p.waitForFinished(300000));
     QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
     const int64_t run = nlohmann::json::parse(p.readAllStandardOutput().toStdString())["run_id"];
-    QVERIFY(w_->startStepperFromRun(run));
+    QVERIFY(w_->stepperPage()->startFromRun(run));
     QVERIFY(w_->jobs()->waitIdle(120000));
     QCOMPARE(session()->source().kind, StepperSource::Kind::Policy);
     QCOMPARE(session()->steps(), w_->document()->graph()->nodeCount());
@@ -287,10 +287,10 @@ class StepperTest : public QObject {
 
   void presentationKeepsTheStepperBesideTheGraph() {
     w_->setPresentationMode(true);
-    QVERIFY(w_->stepperDock()->isVisible());
+    QVERIFY(w_->stepperPage()->dock()->isVisible());
     QVERIFY(w_->graphView()->isVisible());
     w_->setPresentationMode(false);
-    QVERIFY(w_->stepperDock()->isVisible());
+    QVERIFY(w_->stepperPage()->dock()->isVisible());
   }
 };
 

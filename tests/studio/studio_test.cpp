@@ -16,11 +16,11 @@
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
-#include "app/studio/generate_dialog.h"
-#include "app/studio/help_overlay.h"
-#include "app/studio/job_runner.h"
-#include "app/studio/main_window.h"
-#include "app/studio/studio_document.h"
+#include "app/studio/dialogs/generate_dialog.h"
+#include "app/studio/document/studio_document.h"
+#include "app/studio/jobs/job_runner.h"
+#include "app/studio/window/help_overlay.h"
+#include "app/studio/window/main_window.h"
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
 #include "tests/studio/studio_test_support.h"
@@ -119,7 +119,7 @@ class StudioTest : public QObject {
   }
 
   void tunerMatchesDopplerPlace() {
-    TunerWidget* tuner = w_->tuner();
+    TunerWidget* tuner = w_->docks()->tuner();
     // 1. A device rule.
     auto* rule = find<QComboBox>("param_device_rule");
     QVERIFY(rule);
@@ -324,13 +324,13 @@ class StudioTest : public QObject {
       MainWindow a(options);
       a.show();
       QVERIFY(a.waitSettled(60000));
-      a.addDockWidget(Qt::LeftDockWidgetArea, a.tunerDock());
+      a.addDockWidget(Qt::LeftDockWidgetArea, a.docks()->tunerDock());
       a.close();
     }
     MainWindow b{StudioOptions{}};
     b.show();
     QVERIFY(b.waitSettled(60000));
-    QCOMPARE(b.dockWidgetArea(b.tunerDock()), Qt::LeftDockWidgetArea);
+    QCOMPARE(b.dockWidgetArea(b.docks()->tunerDock()), Qt::LeftDockWidgetArea);
     QCOMPARE(b.document()->graphSource(), QFileInfo(graph).absoluteFilePath());
     QCOMPARE(b.document()->devicesSpec(), QStringLiteral("8xH100-NVSwitch"));
     const QList<QAction*> recent = b.findChild<QMenu*>("recentMenu")->actions();
@@ -347,12 +347,12 @@ class StudioTest : public QObject {
     w_->graphView()->setFocus();
     w_->setPresentationMode(true);
     QVERIFY(!w_->menuBar()->isVisible());
-    QVERIFY(!w_->tunerDock()->isVisible());
+    QVERIFY(!w_->docks()->tunerDock()->isVisible());
     QVERIFY(w_->graphView()->isVisible());
     QVERIFY(!w_->timelineView()->isVisible());
     w_->setPresentationMode(false);
     QVERIFY(w_->menuBar()->isVisible());
-    QVERIFY(w_->tunerDock()->isVisible());
+    QVERIFY(w_->docks()->tunerDock()->isVisible());
     QVERIFY(w_->timelineView()->isVisible());
 
     w_->setDarkTheme(true);

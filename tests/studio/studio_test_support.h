@@ -9,8 +9,15 @@
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
-#include "app/studio/main_window.h"
-#include "app/studio/studio_document.h"
+#include "app/studio/dialogs/onnx_prompt.h"
+#include "app/studio/document/studio_document.h"
+#include "app/studio/panels/execution_page.h"
+#include "app/studio/panels/fleet_page.h"
+#include "app/studio/panels/placement_docks.h"
+#include "app/studio/panels/runs_page.h"
+#include "app/studio/panels/stepper_page.h"
+#include "app/studio/panels/training_page.h"
+#include "app/studio/window/main_window.h"
 #include "core/graph/graph_io.h"
 
 namespace doppler::qtest {

@@ -7,11 +7,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "app/studio/job_runner.h"
-#include "app/studio/main_window.h"
-#include "app/studio/stepper_session.h"
-#include "app/studio/studio_document.h"
-#include "app/studio/training_controller.h"
+#include "app/studio/document/studio_document.h"
+#include "app/studio/jobs/job_runner.h"
+#include "app/studio/panels/stepper_session.h"
+#include "app/studio/panels/training_controller.h"
+#include "app/studio/window/main_window.h"
 #include "core/train/torch_module.h"
 #include "sessions/queries.h"
 #include "sessions/run_store.h"
@@ -38,12 +38,12 @@ class TrainingTest : public QObject {
     qputenv("DOPPLER_STUDIO_DB", db().toLocal8Bit());
     w_ = doppler::qtest::openSettledWindow();
     QVERIFY(w_);
-    w_->showTraining();
-    QVERIFY(w_->trainingDock()->isVisible());
+    w_->trainingPage()->show();
+    QVERIFY(w_->trainingPage()->dock()->isVisible());
   }
   void cleanup() {
-    if (w_ && w_->trainingController()->running()) {
-      w_->trainingController()->cancel();
+    if (w_ && w_->trainingPage()->controller()->running()) {
+      w_->trainingPage()->controller()->cancel();
       w_->jobs()->waitIdle(120000);
     }
     delete w_;
@@ -51,10 +51,10 @@ class TrainingTest : public QObject {
   }
 
   void aRunFromTheDashboardReportsFinishesAndIsRecorded() {
-    TrainingDashboard* d = w_->trainingDashboard();
+    TrainingDashboard* d = w_->trainingPage()->dashboard();
     d->setStage(train::Stage::Imitation);
     d->setValues({{"episodes", "6"}, {"eval-every", "3"}, {"hidden", "16"}, {"mp-steps", "2"}});
-    TrainingController* c = w_->trainingController();
+    TrainingController* c = w_->trainingPage()->controller();
     QSignalSpy progress(c, &TrainingController::progressed);
     QSignalSpy finished(c, &TrainingController::finished);
     QSignalSpy failed(c, &TrainingController::failed);
@@ -85,16 +85,16 @@ class TrainingTest : public QObject {
     // Its best episode opens in the stepper, at the end.
     QVERIFY(!c->bestAssignment().empty());
     Q_EMIT d->showBestRequested();
-    QVERIFY(w_->stepper()->active());
-    QCOMPARE(w_->stepper()->branch().assignment, c->bestAssignment());
-    QCOMPARE(w_->stepper()->step(), w_->stepper()->steps());
+    QVERIFY(w_->stepperPage()->session()->active());
+    QCOMPARE(w_->stepperPage()->session()->branch().assignment, c->bestAssignment());
+    QCOMPARE(w_->stepperPage()->session()->step(), w_->stepperPage()->session()->steps());
   }
 
   void aCancelledRunKeepsItsRows() {
-    TrainingDashboard* d = w_->trainingDashboard();
+    TrainingDashboard* d = w_->trainingPage()->dashboard();
     d->setStage(train::Stage::Imitation);
     d->setValues({{"episodes", "100000"}});
-    TrainingController* c = w_->trainingController();
+    TrainingController* c = w_->trainingPage()->controller();
     QSignalSpy progress(c, &TrainingController::progressed);
     QSignalSpy finished(c, &TrainingController::finished);
     Q_EMIT d->startRequested();
@@ -121,10 +121,10 @@ class TrainingTest : public QObject {
   // Closing the window while a run is paused ends it: the job runner's shutdown cancel reaches
   // the paused worker (a hang here would time the test out).
   void closingWhilePausedEndsTheRun() {
-    TrainingDashboard* d = w_->trainingDashboard();
+    TrainingDashboard* d = w_->trainingPage()->dashboard();
     d->setStage(train::Stage::Imitation);
     d->setValues({{"episodes", "100000"}, {"hidden", "16"}, {"mp-steps", "2"}});
-    TrainingController* c = w_->trainingController();
+    TrainingController* c = w_->trainingPage()->controller();
     QSignalSpy progress(c, &TrainingController::progressed);
     Q_EMIT d->startRequested();
     QVERIFY(progress.wait(180000));
@@ -141,8 +141,8 @@ class TrainingTest : public QObject {
   // expects shows before anything runs; the run executes its episodes for real and is recorded
   // with its measured figures and its log.
   void stageThreeShowsItsExpectationAndExecutes() {
-    TrainingDashboard* d = w_->trainingDashboard();
-    TrainingController* c = w_->trainingController();
+    TrainingDashboard* d = w_->trainingPage()->dashboard();
+    TrainingController* c = w_->trainingPage()->controller();
     QSignalSpy finished(c, &TrainingController::finished);
     QSignalSpy failed(c, &TrainingController::failed);
     d->setStage(train::Stage::Imitation);
@@ -186,7 +186,7 @@ class TrainingTest : public QObject {
   }
 
   void aBadSettingIsRefusedBeforeAnythingStarts() {
-    TrainingDashboard* d = w_->trainingDashboard();
+    TrainingDashboard* d = w_->trainingPage()->dashboard();
     d->setStage(train::Stage::Simulation);
     QString error;
     TrainingLaunch launch;
@@ -196,9 +196,9 @@ class TrainingTest : public QObject {
     launch.values = {{"lr", "-3"}};
     launch.sessionPath = db();
     launch.checkpointFolder = dir_.filePath("ckpt");
-    QVERIFY(!w_->trainingController()->start(launch, &error));
+    QVERIFY(!w_->trainingPage()->controller()->start(launch, &error));
     QVERIFY2(error.contains("lr"), qPrintable(error));
-    QVERIFY(!w_->trainingController()->running());
+    QVERIFY(!w_->trainingPage()->controller()->running());
   }
 };
 

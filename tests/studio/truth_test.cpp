@@ -11,10 +11,10 @@
 #include <QtTest>
 #include <map>
 
-#include "app/studio/main_window.h"
-#include "app/studio/runs_controller.h"
-#include "app/studio/stepper_session.h"
-#include "app/studio/studio_document.h"
+#include "app/studio/document/studio_document.h"
+#include "app/studio/panels/runs_controller.h"
+#include "app/studio/panels/stepper_session.h"
+#include "app/studio/window/main_window.h"
 #include "tests/studio/studio_test_support.h"
 #include "views/common/legend.h"
 #include "views/common/node_details.h"
@@ -115,7 +115,7 @@ class TruthTest : public QObject {
   }
   QList<qint64> placeRuns() const {
     QList<qint64> ids;
-    for (const auto& run : w_->runsController()->runs())
+    for (const auto& run : w_->runsPage()->controller()->runs())
       if (run.kind == "place") ids << run.id;
     return ids;
   }
@@ -146,9 +146,9 @@ class TruthTest : public QObject {
     for (int v = 0; v < shown->graph->nodeCount(); ++v) before.push_back(scene()->nodeDevice(v));
     const QList<qint64> ids = placeRuns();
     QVERIFY(ids.size() >= 2);
-    w_->runsPanel()->selectRuns({ids[0], ids[1]});
-    w_->runsPanel()->compareSelected();
-    QVERIFY(w_->runCompareView()->isVisible());
+    w_->runsPage()->panel()->selectRuns({ids[0], ids[1]});
+    w_->runsPage()->panel()->compareSelected();
+    QVERIFY(w_->runsPage()->compareView()->isVisible());
     QVERIFY(scene()->comparing());
     QVERIFY(w_->graphView()->header().title.contains(QStringLiteral("comparing")));
     QVERIFY(scene()->comparedMoveCount() > 0);
@@ -160,7 +160,7 @@ class TruthTest : public QObject {
   }
 
   void closingTheComparisonEndsIt() {
-    w_->runCompareView()->close();
+    w_->runsPage()->compareView()->close();
     QVERIFY(!scene()->comparing());
     QVERIFY(!w_->graphView()->header().title.contains(QStringLiteral("comparing")));
     QVERIFY_TRUTH(w_.get());
@@ -168,40 +168,40 @@ class TruthTest : public QObject {
 
   void escapeEndsAComparison() {
     const QList<qint64> ids = placeRuns();
-    w_->runsPanel()->selectRuns({ids[0], ids[1]});
-    w_->runsPanel()->compareSelected();
+    w_->runsPage()->panel()->selectRuns({ids[0], ids[1]});
+    w_->runsPage()->panel()->compareSelected();
     QVERIFY(scene()->comparing());
     w_->graphView()->setFocus();
     QTest::keyClick(w_->graphView(), Qt::Key_Escape);
     QVERIFY(!scene()->comparing());
     QVERIFY_TRUTH(w_.get());
-    w_->runCompareView()->close();
+    w_->runsPage()->compareView()->close();
   }
 
   void aNewMethodEndsAComparisonAndIsShownEverywhere() {
     const QList<qint64> ids = placeRuns();
-    w_->runsPanel()->selectRuns({ids[0], ids[1]});
-    w_->runsPanel()->compareSelected();
+    w_->runsPage()->panel()->selectRuns({ids[0], ids[1]});
+    w_->runsPage()->panel()->compareSelected();
     QVERIFY(scene()->comparing());
     chooseMethod(QStringLiteral("heft"));
     QVERIFY(!scene()->comparing());
     QVERIFY_TRUTH(w_.get());
     chooseMethod(QStringLiteral("critical-path"));
     QVERIFY_TRUTH(w_.get());
-    w_->runCompareView()->close();
+    w_->runsPage()->compareView()->close();
   }
 
   void theStepperEndShowsItsPlanEverywhere() {
-    w_->showStepper();
-    QVERIFY(w_->stepper()->active());
-    w_->stepper()->setStep(w_->stepper()->steps());
+    w_->stepperPage()->show();
+    QVERIFY(w_->stepperPage()->session()->active());
+    w_->stepperPage()->session()->setStep(w_->stepperPage()->session()->steps());
     QVERIFY(w_->graphView()->stepOverlay());
     // The plan's devices in the graph are the ones its timeline lanes are drawn on.
     QVERIFY_TRUTH(w_.get());
-    const auto& plan = w_->stepper()->branch().assignment;
+    const auto& plan = w_->stepperPage()->session()->branch().assignment;
     for (int v = 0; v < static_cast<int>(plan.size()); ++v)
       QCOMPARE(scene()->nodeDevice(v), plan[v]);
-    w_->stepperDock()->hide();
+    w_->stepperPage()->dock()->hide();
     QVERIFY(!w_->graphView()->stepOverlay());
     QVERIFY_TRUTH(w_.get());
   }

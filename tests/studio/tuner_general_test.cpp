@@ -12,10 +12,10 @@
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
-#include "app/studio/job_runner.h"
-#include "app/studio/main_window.h"
-#include "app/studio/placement_compute.h"
-#include "app/studio/studio_document.h"
+#include "app/studio/document/placement_compute.h"
+#include "app/studio/document/studio_document.h"
+#include "app/studio/jobs/job_runner.h"
+#include "app/studio/window/main_window.h"
 #include "core/graph/graph_io.h"
 #include "core/train/torch_module.h"
 #include "tests/studio/studio_test_support.h"
@@ -74,9 +74,9 @@ class TunerGeneralTest : public QObject {
 
   // Listed in the tuner and the toolbar exactly where the build can run it.
   void listedOnlyWhereThePolicyCanRun() {
-    const QString general = MainWindow::shippedGeneralPolicyPath();
+    const QString general = shippedGeneralPolicyPath();
     const QString id = QString::fromLatin1(kGeneralPolicyMethod);
-    QCOMPARE(w_->tuner()->hasMethod(id), !general.isEmpty());
+    QCOMPARE(w_->docks()->tuner()->hasMethod(id), !general.isEmpty());
     QCOMPARE(find<QComboBox>("toolbarMethod")->findText(id) >= 0, !general.isEmpty());
     QCOMPARE(w_->document()->generalPolicy(), general);
     // The heuristic registry has no such method: a tuner nobody offers the policy to lacks it.
@@ -89,10 +89,10 @@ class TunerGeneralTest : public QObject {
   // Selecting it places the demo graph at once as `doppler place --method doppler` does, and the
   // result shows like any method's.
   void selectingItPlacesAsPlaceMethodDoppler() {
-    if (MainWindow::shippedGeneralPolicyPath().isEmpty())
+    if (shippedGeneralPolicyPath().isEmpty())
       QSKIP("resources/data/policies/general.weights is missing");
     const SnapshotPtr before = w_->document()->snapshot();
-    const int points = w_->historyChart()->pointCount();
+    const int points = w_->docks()->history()->pointCount();
     QVERIFY(chooseGeneralPolicy());
     const SnapshotPtr s = w_->document()->snapshot();
     QVERIFY(s && s != before);
@@ -102,8 +102,8 @@ class TunerGeneralTest : public QObject {
     QVERIFY(sameAsCli(*s, cli({"place", "--method", "doppler"})));
     // Against the heuristic shown before, in the tuner, the history chart and the toolbar.
     QVERIFY(s->previous_makespan_us && *s->previous_makespan_us == before->makespan());
-    QCOMPARE(w_->tuner()->makespanText(), formatDuration(s->makespan()));
-    QCOMPARE(w_->historyChart()->pointCount(), points + 1);
+    QCOMPARE(w_->docks()->tuner()->makespanText(), formatDuration(s->makespan()));
+    QCOMPARE(w_->docks()->history()->pointCount(), points + 1);
     QCOMPARE(find<QComboBox>("toolbarMethod")->currentText(), QStringLiteral("doppler"));
     QVERIFY(find<QLabel>("timing")->text().contains(QStringLiteral("best of 1")));
     QVERIFY(!find<QLabel>("error")->isVisible());
@@ -113,7 +113,7 @@ class TunerGeneralTest : public QObject {
   // Samples, seed, cost model and discipline from the tuner are `doppler eval`'s options; a new
   // device set is placed at once too.
   void samplesSeedAndSimulationSettingsAsEval() {
-    if (MainWindow::shippedGeneralPolicyPath().isEmpty())
+    if (shippedGeneralPolicyPath().isEmpty())
       QSKIP("resources/data/policies/general.weights is missing");
     QVERIFY(chooseGeneralPolicy());
     auto* samples = find<QSpinBox>("param_samples");
@@ -151,7 +151,7 @@ class TunerGeneralTest : public QObject {
     auto* start = find<QComboBox>("param_start");
     QVERIFY(start);
     const int i = start->findText(QStringLiteral("doppler"));
-    if (MainWindow::shippedGeneralPolicyPath().isEmpty()) {
+    if (shippedGeneralPolicyPath().isEmpty()) {
       QCOMPARE(i, -1);
       return;
     }
@@ -176,7 +176,7 @@ class TunerGeneralTest : public QObject {
 
   // Without a checkpoint the method places nothing and says why; the placement shown stays.
   void withoutThePolicyItReportsInsteadOfPlacing() {
-    if (MainWindow::shippedGeneralPolicyPath().isEmpty())
+    if (shippedGeneralPolicyPath().isEmpty())
       QSKIP("resources/data/policies/general.weights is missing");
     const SnapshotPtr before = w_->document()->snapshot();
     w_->document()->setGeneralPolicy({});

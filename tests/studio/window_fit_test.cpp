@@ -8,7 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "app/studio/main_window.h"
+#include "app/studio/window/main_window.h"
 #include "tests/studio/studio_test_support.h"
 #include "views/graph/graph_view.h"
 #include "views/timeline/timeline_view.h"
@@ -70,7 +70,7 @@ class WindowFitTest : public QObject {
       QCOMPARE(w_->size(), kLaptop);
     }
     auto* makespan = w_->findChild<QLabel*>(QStringLiteral("makespanValue"));
-    if (!w_->fleetPerspective()) {
+    if (!w_->fleetPage()->active()) {
       for (const auto& [widget, least] :
            {std::pair<QWidget*, QSize>{w_->presentationMode() ? nullptr : makespan, {1, 1}},
             {w_->graphView(), {400, 200}},
@@ -116,9 +116,9 @@ class WindowFitTest : public QObject {
   }
 
   void theFleetPerspectiveFits() {
-    w_->setFleetPerspective(true);
+    w_->fleetPage()->setActive(true);
     checkFits("fleet perspective");
-    w_->setFleetPerspective(false);
+    w_->fleetPage()->setActive(false);
     checkFits("back from the fleet");
   }
 

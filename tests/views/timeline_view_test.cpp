@@ -1,8 +1,9 @@
 // The timeline view driven by keys and the mouse: zoom, pan, fit, select, hover, range, colour,
-// exports, and level-of-detail painting of 100,000 events.
+// zoom to a range and back, search, exports, and level-of-detail painting of 100,000 events.
 #include "views/timeline/timeline_view.h"
 
 #include <QElapsedTimer>
+#include <QLineEdit>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <nlohmann/json.hpp>
@@ -209,6 +210,71 @@ class TimelineViewTest : public QObject {
     }
     QTest::keyClick(view_, Qt::Key_Escape);
     QVERIFY(!view_->range().has_value());
+  }
+
+  void zoomToRangeAndBack() {
+    // Without a range Z does nothing and the stack stays empty.
+    const double fullStart = view_->visibleStart(), full = span();
+    QTest::keyClick(view_, Qt::Key_Z);
+    QCOMPARE(view_->zoomDepth(), 0);
+    QCOMPARE(span(), full);
+    const double m = snapshot_->makespan();
+    view_->setRange(std::make_pair(0.2 * m, 0.3 * m));
+    QTest::keyClick(view_, Qt::Key_Z);
+    QCOMPARE(view_->zoomDepth(), 1);
+    // The range fills the plot, with a little room at both edges.
+    QVERIFY(view_->visibleStart() <= 0.2 * m && view_->visibleStart() > 0.19 * m);
+    QVERIFY(view_->visibleEnd() >= 0.3 * m && view_->visibleEnd() < 0.31 * m);
+    // A second range inside it, then back twice: each view as it was.
+    const double midStart = view_->visibleStart(), mid = span();
+    view_->setRange(std::make_pair(0.25 * m, 0.26 * m));
+    QTest::keyClick(view_, Qt::Key_Z);
+    QCOMPARE(view_->zoomDepth(), 2);
+    QVERIFY(span() < mid / 5);
+    QTest::keyClick(view_, Qt::Key_Backspace);
+    QCOMPARE(view_->zoomDepth(), 1);
+    QCOMPARE(view_->visibleStart(), midStart);
+    QCOMPARE(span(), mid);
+    QTest::keyClick(view_, Qt::Key_Backspace);
+    QCOMPARE(view_->zoomDepth(), 0);
+    QCOMPARE(view_->visibleStart(), fullStart);
+    QCOMPARE(span(), full);
+    QVERIFY(!view_->zoomBack());  // an empty stack: nothing to go back to
+    // Another graph empties the stack: its times would be of the old schedule.
+    QVERIFY(view_->zoomToRange());
+    view_->setSnapshot(testing::workloadSnapshot("llama-block", 8));
+    QCOMPARE(view_->zoomDepth(), 0);
+  }
+
+  void searchOutlinesMatchesAndCyclesThroughThem() {
+    view_->showSearch();
+    auto* edit = view_->findChild<QLineEdit*>(QStringLiteral("timelineSearchEdit"));
+    QVERIFY(edit && edit->isVisible());
+    // The field sits over the plot, inside the view.
+    QVERIFY(view_->rect().contains(edit->mapTo(view_, edit->rect().bottomRight())));
+    const DataflowGraph& g = *snapshot_->graph;
+    // An op kind matches every node of it; an id fragment the nodes whose id holds it.
+    const std::string op = g.node(0).op;
+    int ofOp = 0;
+    for (int v = 0; v < g.nodeCount(); ++v) ofOp += g.node(v).op == op;
+    QTest::keyClicks(edit, QString::fromStdString(op));
+    QCOMPARE(static_cast<int>(view_->searchMatches().size()), ofOp);
+    const int first = sel_->selected();
+    QCOMPARE(first, view_->searchMatches().front());
+    if (ofOp > 1) {
+      QTest::keyClick(edit, Qt::Key_Return);
+      QCOMPARE(sel_->selected(), view_->searchMatches()[1]);
+      // The selected match's bar is in view.
+      QVERIFY(view_->pointOfNode(sel_->selected()).x() >= 0);
+    }
+    edit->clear();
+    QTest::keyClicks(edit, QStringLiteral("no-such-node-zzz"));
+    QVERIFY(view_->searchMatches().empty());
+    // Esc closes the field and clears the outlines.
+    QTest::keyClicks(edit, QStringLiteral("x"));
+    QTest::keyClick(edit, Qt::Key_Escape);
+    QVERIFY(!edit->isVisible());
+    QVERIFY(view_->searchMatches().empty());
   }
 
   void colourModeCycles() {

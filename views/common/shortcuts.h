@@ -33,6 +33,8 @@ enum class Command {
   TimelinePanEarlier,
   TimelinePanLater,
   TimelineColour,
+  TimelineZoomToRange,
+  TimelineZoomBack,
   // Decision stepper
   StepNext,
   StepPrevious,

@@ -17,6 +17,7 @@
 #include <cmath>
 
 #include "views/common/node_details.h"
+#include "views/common/node_search.h"
 #include "views/common/selection_state.h"
 #include "views/common/shortcuts.h"
 #include "views/common/theme.h"
@@ -513,13 +514,7 @@ int GraphView::search(const QString& text, bool next) {
     searchInfo_->hide();
     return 0;
   }
-  const std::string needle = text.trimmed().toLower().toStdString();
-  for (int v = 0; v < g->nodeCount(); ++v) {
-    std::string id = g->node(v).id, op = g->node(v).op;
-    std::transform(id.begin(), id.end(), id.begin(), ::tolower);
-    std::transform(op.begin(), op.end(), op.begin(), ::tolower);
-    if (id.find(needle) != std::string::npos || op == needle) matches_.push_back(v);
-  }
+  matches_ = findNodes(*g, text);
   scene_->setMarked(matches_);
   if (matches_.empty()) {
     searchInfo_->setText(tr(" no match "));

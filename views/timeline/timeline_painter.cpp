@@ -398,6 +398,16 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
         p.drawRect(r.adjusted(-0.5, -0.5, 0.5, 0.5));
     }
   }
+  if (!st.marked.empty()) {
+    // Search matches: the hover colour, dashed, as the graph rings them.
+    p.setPen(QPen(theme.hover, 2, Qt::DashLine));
+    p.setBrush(Qt::NoBrush);
+    for (int v : st.marked) {
+      const QRectF r = nodeRect(v);
+      if (!r.isNull() && r.right() >= geo.plotLeft && r.left() <= geo.plotRight)
+        p.drawRect(r.adjusted(-1.5, -1.5, 1.5, 1.5));
+    }
+  }
   if (st.selected >= 0 && st.selected < static_cast<int>(data.nodeLane.size())) {
     const int v = st.selected;
     const QRectF nr = nodeRect(v);

@@ -37,6 +37,8 @@ struct TimelineState {
   // The other members of the group the graph view draws the selected node in (large graphs):
   // outlined lightly, so the group's extent in time shows.
   std::vector<int> groupNodes;
+  // The nodes the timeline's search matched, outlined boldly.
+  std::vector<int> marked;
   // A measured run is shown: the simulated schedule of the same placement, drawn over the
   // measured bars as faint outlined ghosts (compute lanes only), with its makespan.
   std::shared_ptr<const TimelineData> ghost;

@@ -10,14 +10,17 @@
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "core/sim/chrome_trace.h"
 #include "core/sim/critical_path.h"
 #include "views/common/node_details.h"
+#include "views/common/node_search.h"
 #include "views/common/selection_state.h"
 #include "views/common/shortcuts.h"
 #include "views/common/theme.h"
 #include "views/stepper/score_scale.h"
+#include "views/timeline/timeline_search_bar.h"
 
 namespace doppler::views {
 namespace {
@@ -46,6 +49,14 @@ TimelineView::TimelineView(SelectionState* selection, QWidget* parent)
   viewport()->setMouseTracking(true);
   setMouseTracking(true);
   setMinimumSize(200, 120);
+  search_ = new TimelineSearchBar(this);
+  connect(search_, &TimelineSearchBar::textChanged, this, [this](const QString& t) { search(t); });
+  connect(search_, &TimelineSearchBar::nextRequested, this,
+          [this] { search(search_->text(), true); });
+  connect(search_, &TimelineSearchBar::closed, this, [this] {
+    search(QString());
+    setFocus();
+  });
   if (selection_) {
     connect(selection_, &SelectionState::selectedChanged, this, [this](int v) {
       state_.selected = v;
@@ -97,7 +108,11 @@ void TimelineView::setSnapshot(SnapshotPtr snapshot) {
   if (!sameShape) state_.selected = state_.hovered = -1;
   if (!sameShape && snapshot_)
     state_.linksCollapsed = snapshot_->devices->size() > TimelinePainter::kLinksExpandedUpTo;
-  if (!sameShape) state_.groupNodes.clear();
+  if (!sameShape) {
+    state_.groupNodes.clear();
+    zoomStack_.clear();                                 // its times are of another schedule's shape
+    if (search_->isVisible()) search(search_->text());  // the same text, the new graph's nodes
+  }
   // A graph without op kinds would paint every bar in the one "(no op)" colour.
   if (data_ && !hasOpKinds() && state_.colorMode == TimelineColorMode::OpKind)
     state_.colorMode = TimelineColorMode::Device;
@@ -310,6 +325,53 @@ void TimelineView::fit() {
   viewport()->update();
 }
 
+bool TimelineView::zoomToRange() {
+  if (!state_.range || state_.range->second <= state_.range->first) return false;
+  zoomStack_.emplace_back(state_.t0, state_.usPerPx);
+  const auto [a, b] = *state_.range;
+  const int w = std::max(geometry().plotWidth(), 10);
+  // A little room on both sides, so the range's edges stay visible.
+  const double span = (b - a) * 1.06;
+  state_.usPerPx = span / w;
+  state_.t0 = a - (b - a) * 0.03;
+  clampView();
+  atFit_ = false;
+  viewport()->update();
+  return true;
+}
+
+bool TimelineView::zoomBack() {
+  if (zoomStack_.empty()) return false;
+  std::tie(state_.t0, state_.usPerPx) = zoomStack_.back();
+  zoomStack_.pop_back();
+  clampView();
+  atFit_ = false;
+  viewport()->update();
+  return true;
+}
+
+void TimelineView::showSearch() {
+  search_->open();
+  resizeEvent(nullptr);  // placed over the plot's top right
+}
+
+int TimelineView::search(const QString& text, bool next) {
+  state_.marked =
+      snapshot_ && snapshot_->graph ? findNodes(*snapshot_->graph, text) : std::vector<int>{};
+  const int count = static_cast<int>(state_.marked.size());
+  if (count > 0) {
+    matchCursor_ = next ? (matchCursor_ + 1) % count : 0;
+    const int v = state_.marked[matchCursor_];
+    if (selection_)
+      selection_->setSelected(v);  // which brings its bar into view
+    else
+      ensureNodeVisible(v);
+  }
+  search_->showCount(count > 0 ? matchCursor_ : -1, count);
+  viewport()->update();
+  return count;
+}
+
 void TimelineView::clampView() {
   const double makespan = data_ && data_->makespan > 0 ? data_->makespan : 1000;
   const int w = std::max(geometry().plotWidth(), 10);
@@ -500,7 +562,10 @@ void TimelineView::paintEvent(QPaintEvent*) {
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event) {
-  QAbstractScrollArea::resizeEvent(event);
+  if (event) QAbstractScrollArea::resizeEvent(event);
+  const int w = std::min(320, viewport()->width() - 20);
+  search_->setGeometry(viewport()->width() - w - 10, geometry().headerH + 4, w,
+                       search_->sizeHint().height());
   if (atFit_) fit();
   updateScrollBar();
 }
@@ -522,6 +587,10 @@ void TimelineView::wheelEvent(QWheelEvent* event) {
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* event) {
+  if (matches(event, Command::Find)) {
+    showSearch();
+    return event->accept();
+  }
   if (event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))
     return QAbstractScrollArea::keyPressEvent(event);
   if (matches(event, Command::TimelineZoomIn)) {
@@ -536,6 +605,10 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
     fit();
   } else if (matches(event, Command::TimelineColour)) {
     cycleColorMode();
+  } else if (matches(event, Command::TimelineZoomToRange)) {
+    zoomToRange();
+  } else if (matches(event, Command::TimelineZoomBack)) {
+    zoomBack();
   } else if (matches(event, Command::ClearSelection)) {
     if (state_.range)
       setRange(std::nullopt);
@@ -667,6 +740,13 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
     a->setChecked(state_.colorMode == mode);
     a->setEnabled(mode != TimelineColorMode::OpKind || hasOpKinds());
   }
+  QAction* toRange = menu.addAction(tr("Zoom to range\tZ"), this, &TimelineView::zoomToRange);
+  toRange->setEnabled(state_.range.has_value());
+  toRange->setToolTip(tr("Drag across the timeline to choose a range first"));
+  QAction* back = menu.addAction(tr("Zoom back\tBackspace"), this, &TimelineView::zoomBack);
+  back->setEnabled(!zoomStack_.empty());
+  menu.setToolTipsVisible(true);
+  menu.addAction(tr("Find node…\tCtrl+F"), this, &TimelineView::showSearch);
   if (state_.range)
     menu.addAction(tr("Clear range\tEsc"), this, [this] { setRange(std::nullopt); });
   menu.addSeparator();

@@ -2,11 +2,14 @@
 // The timeline view: one lane per device and one per directed link that carried a transfer.
 // Wheel and W/S zoom, A/D pan, F fits; click a bar for its node, hover lights the node in the
 // graph (through SelectionState) and the reverse; drag a range for per-device utilization and
-// idle time inside it; flow arrows follow the selected node's transfers; C switches colouring
-// between op kind and node. Exports PNG, SVG and Chrome Trace JSON.
+// idle time inside it, Z zooms to it and Backspace goes back (a zoom stack); Ctrl+F finds a
+// node's bars; flow arrows follow the selected node's transfers; C switches colouring between
+// device, op kind and node. Exports PNG, SVG and Chrome Trace JSON.
 #include <QAbstractScrollArea>
 #include <memory>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "views/common/image_export.h"
 #include "views/common/measured_run.h"
@@ -17,6 +20,7 @@
 namespace doppler::views {
 
 class SelectionState;
+class TimelineSearchBar;
 
 class TimelineView : public QAbstractScrollArea, public ImageSource {
   Q_OBJECT
@@ -94,6 +98,16 @@ class TimelineView : public QAbstractScrollArea, public ImageSource {
   bool linksCollapsed() const { return state_.linksCollapsed; }
   void zoomBy(double factor);   // around the mouse when it is over the plot, else the centre
   void panBy(double fraction);  // of the visible width; positive moves later in time
+  // Z: the dragged range fills the plot, the view before it kept on a stack that Backspace
+  // (zoomBack) pops; false when there is no range. A new graph or device count empties it.
+  bool zoomToRange();
+  bool zoomBack();
+  int zoomDepth() const { return static_cast<int>(zoomStack_.size()); }
+  // Ctrl+F: a field over the plot; the matching nodes' bars are outlined, Enter selects the next
+  // one and brings it into view, Esc closes. search() returns the number of matches.
+  void showSearch();
+  int search(const QString& text, bool next = false);
+  const std::vector<int>& searchMatches() const { return state_.marked; }
 
  Q_SIGNALS:
   void rangeChanged(bool active, double start_us, double finish_us);
@@ -131,6 +145,9 @@ class TimelineView : public QAbstractScrollArea, public ImageSource {
   SnapshotPtr snapshot_;
   std::shared_ptr<const TimelineData> data_;
   TimelineState state_;
+  std::vector<std::pair<double, double>> zoomStack_;  // t0, usPerPx before each zoom to a range
+  TimelineSearchBar* search_ = nullptr;
+  int matchCursor_ = 0;
   bool atFit_ = true;
   bool criticalVisible_ = true;
   QPoint pressPos_;

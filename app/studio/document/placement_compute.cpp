@@ -1,0 +1,158 @@
+#include "app/studio/document/placement_compute.h"
+
+#include <chrono>
+#include <map>
+#include <mutex>
+
+#include "core/graph/coarsening.h"
+#include "core/graph/device_matching.h"
+#include "core/policy/features.h"
+#include "core/sim/lower_bound.h"
+#include "core/train/evaluation.h"
+#include "core/train/loaded_policy.h"
+#include "core/train/torch_module.h"
+
+namespace doppler::studio {
+
+namespace {
+
+// The change against the placement shown before, when it is of the same graph on as many devices.
+void compareWithPrevious(views::PlacementSnapshot& out, const PlacementInputs& in,
+                         const views::PlacementSnapshot* previous) {
+  if (!previous || previous->graph != in.graph || !previous->devices ||
+      previous->devices->size() != in.devices->size())
+    return;
+  out.previous_makespan_us = previous->makespan();
+  // Identical devices renamed are not moves: the new placement's devices are matched to the
+  // previous one's first (an identity map when the sets differ or nothing is interchangeable).
+  std::vector<int> map(in.devices->size());
+  for (int d = 0; d < in.devices->size(); ++d) map[d] = d;
+  if (sameDevices(*previous->devices, *in.devices))
+    map = matchDevices(*in.devices, previous->assignment, out.assignment);
+  for (size_t v = 0; v < out.assignment.size(); ++v) {
+    const int now = out.assignment[v];
+    if ((now >= 0 && now < static_cast<int>(map.size()) ? map[now] : now) !=
+        previous->assignment[v])
+      out.moved.push_back(static_cast<int>(v));
+  }
+}
+
+}  // namespace
+
+PlacementInputs makeInputs(std::shared_ptr<const DataflowGraph> graph,
+                           std::shared_ptr<const DeviceSet> devices, std::string spec) {
+  PlacementInputs in;
+  if (graph->groups) {
+    in.drawing = graph;
+    // The fine graph, kept alive by (and at the address inside) the coarse graph's groups, so the
+    // drawing's members index exactly these nodes.
+    graph = std::shared_ptr<const DataflowGraph>(graph->groups, &graph->groups->fine);
+  }
+  in.costs = std::make_shared<const CostTable>(*graph, *devices);  // checks the device count
+  in.graph = std::move(graph);
+  in.devices = std::move(devices);
+  in.devicesSpec = std::move(spec);
+  return in;
+}
+
+views::SnapshotPtr computePlacement(const PlacementInputs& in, const views::PlacementSettings& s,
+                                    const CancelToken& cancel, ProgressFn progress,
+                                    const views::PlacementSnapshot* previous) {
+  PlaceRequest request;
+  request.graph = in.graph.get();
+  request.devices = in.devices.get();
+  request.costs = in.costs.get();
+  request.settings = s;
+  request.progress = std::move(progress);
+  request.cancel = cancel;
+  PlaceOutcome outcome = placeAndSimulate(request);
+
+  auto out = std::make_shared<views::PlacementSnapshot>();
+  out->sim = std::move(outcome.sim);
+  out->graph = in.graph;
+  out->devices = in.devices;
+  out->costs = in.costs;
+  out->devices_spec = in.devicesSpec;
+  out->settings = s;
+  out->resolved_params = std::move(outcome.resolved_params);
+  out->assignment = std::move(outcome.placement.assignment);
+  out->execution_order = std::move(outcome.execution_order);
+  if (outcome.placement.planned) out->planned_makespan_us = outcome.placement.planned->makespan_us;
+  out->lower_bound_us = outcome.lower_bound_us;
+  out->evaluations = outcome.placement.evaluations;
+  out->start_makespan_us = outcome.placement.start_makespan_us;
+  out->cancelled = outcome.placement.cancelled;
+  compareWithPrevious(*out, in, previous);
+  out->compute_ms = outcome.compute_ms;
+  return out;
+}
+
+std::vector<ParamSpec> generalPolicyParams() {
+  return {{"samples",
+           ParamSpec::Type::Integer,
+           "1",
+           1,
+           1000,
+           {},
+           "Best of K placements: the greedy one and K-1 sampled with the seed (doppler eval "
+           "--samples)"}};
+}
+
+std::string generalPolicyDescription() {
+  return "The shipped general policy: a network trained across many graphs places this one "
+         "without training, in milliseconds (doppler place --method doppler).";
+}
+
+namespace {
+
+// The checkpoints loaded so far, for the life of the process: loading LibTorch and a checkpoint
+// takes far longer than placing. The lock also keeps one forward pass at a time per checkpoint.
+std::mutex policiesMutex;
+std::map<std::string, std::shared_ptr<const train::LoadedPolicy>>& loadedPolicies() {
+  static std::map<std::string, std::shared_ptr<const train::LoadedPolicy>> policies;
+  return policies;
+}
+
+}  // namespace
+
+views::SnapshotPtr computePolicyPlacement(const PlacementInputs& in,
+                                          const views::PlacementSettings& s,
+                                          const std::string& checkpoint,
+                                          const views::PlacementSnapshot* previous) {
+  const Params params(generalPolicyParams(), s.params);  // before loading: a typo fails fast
+  const int samples = static_cast<int>(params.integer("samples"));
+  std::lock_guard lock(policiesMutex);
+  std::shared_ptr<const train::LoadedPolicy>& policy = loadedPolicies()[checkpoint];
+  if (!policy) policy = train::openPolicy(checkpoint);
+
+  const auto start = std::chrono::steady_clock::now();
+  const CostTable& costs = *in.costs;
+  // As runEval: the best sample is chosen under fifo, and the reported one is then simulated under
+  // the discipline, following the episode's order.
+  SimOptions chosen;
+  chosen.model = s.cost_model;
+  const policy::GraphFeatures features = policy::graphFeatures(costs);
+  const policy::PolicyScores scores = policy->scores(features);
+  const train::EvalResult best =
+      train::evaluateScores(scores, costs, features, samples, s.seed, chosen);
+
+  auto out = std::make_shared<views::PlacementSnapshot>();
+  out->sim = Simulator(costs, s.simOptions()).run(best.episode.assignment, best.episode.order);
+  out->graph = in.graph;
+  out->devices = in.devices;
+  out->costs = in.costs;
+  out->devices_spec = in.devicesSpec;
+  out->settings = s;
+  out->resolved_params = params.values();
+  out->assignment = best.episode.assignment;
+  out->execution_order = best.episode.order;
+  out->planned_makespan_us = best.episode.planned_makespan_us;
+  out->lower_bound_us = lowerBound(costs).value();
+  out->evaluations = samples;
+  compareWithPrevious(*out, in, previous);
+  out->compute_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace doppler::studio

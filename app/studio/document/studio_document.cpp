@@ -1,0 +1,283 @@
+#include "app/studio/document/studio_document.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include "core/fleet/world/topology.h"
+#include "core/graph/device_spec.h"
+#include "core/graph/generators.h"
+#include "core/graph/graph_io.h"
+#include "core/graph/input_error.h"
+#include "core/graph/onnx_import.h"
+
+namespace doppler::studio {
+
+QString shippedGeneralPolicyPath() {
+  // The weights exported from general.pt: placing with them needs no LibTorch.
+  const QString path = QString::fromStdString(fleet::resourcesDir() + "/policies/general.weights");
+  return QFileInfo::exists(path) ? path : QString();
+}
+
+StudioDocument::StudioDocument(JobRunner* runner, QObject* parent)
+    : QObject(parent), runner_(runner) {
+  connect(runner_, &JobRunner::busyChanged, this, [this](JobSlot slot, bool) {
+    if (slot == JobSlot::Placement || slot == JobSlot::Search) Q_EMIT busyChanged(busy());
+  });
+}
+
+bool StudioDocument::busy() const {
+  return runner_->busy(JobSlot::Placement) || runner_->busy(JobSlot::Search);
+}
+
+PlacementInputs StudioDocument::inputsFor(std::shared_ptr<const DataflowGraph> graph) const {
+  if (inputs_.devices) return makeInputs(std::move(graph), inputs_.devices, inputs_.devicesSpec);
+  return makeInputs(std::move(graph),
+                    std::make_shared<const DeviceSet>(resolveDevices(kDefaultDevicesSpec)),
+                    kDefaultDevicesSpec);
+}
+
+bool StudioDocument::openFile(const QString& path, QString* error) {
+  {
+    // ONNX models are binary and may be large: straight to the importer.
+    QFile f(path);
+    const std::string head = f.open(QIODevice::ReadOnly) ? f.read(64).toStdString() : std::string();
+    if (QFileInfo::exists(path) && looksLikeOnnx(path.toStdString(), head)) {
+      openOnnx(path, {});
+      return true;
+    }
+  }
+  try {
+    const std::string text = readTextFile(path.toStdString(), 64u << 20);
+    if (text.substr(0, 4096).find("device-set/1") != std::string::npos)
+      return setDevicesSpec(path, error);
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromStdString(e.what());
+    return false;
+  }
+  return openGraphFile(path, error);
+}
+
+bool StudioDocument::openGraphFile(const QString& path, QString* error) {
+  try {
+    QFile f(path);
+    const std::string head = f.open(QIODevice::ReadOnly) ? f.read(64).toStdString() : std::string();
+    if (QFileInfo::exists(path) && looksLikeOnnx(path.toStdString(), head)) {
+      openOnnx(path, {});
+      return true;
+    }
+    auto graph = std::make_shared<const DataflowGraph>(readGraphFile(path.toStdString()));
+    if (graph->nodeCount() == 0)
+      throw InputError(path.toStdString(), "nodes", "the graph has no nodes");
+    PlacementInputs in;
+    try {
+      in = inputsFor(std::move(graph));
+    } catch (const InputError& e) {
+      throw e.inFile(path.toStdString());
+    }
+    return commit(std::move(in), QFileInfo(path).absoluteFilePath(), true, false);
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromStdString(e.what());
+    return false;
+  }
+}
+
+bool StudioDocument::importing() const {
+  return runner_->busy(JobSlot::Import);
+}
+
+namespace {
+
+struct OnnxOutcome {
+  std::shared_ptr<const DataflowGraph> graph;
+  QString notes;                     // fallbackLine, external data
+  QString error;                     // import failed
+  QStringList dimNames, dimTensors;  // dynamic dimensions still unbound
+};
+
+}  // namespace
+
+void StudioDocument::openOnnx(const QString& path, const std::map<std::string, int64_t>& dims) {
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  runner_->start<OnnxOutcome>(
+      JobSlot::Import,
+      [file = absolute.toStdString(), dims](const JobContext&) {
+        OnnxOutcome out;
+        OnnxImportOptions options;
+        options.dims = dims;
+        OnnxImportReport report;
+        try {
+          DataflowGraph g = importOnnxFile(file, options, &report);
+          if (g.nodeCount() == 0) throw InputError(file, "graph", "the model has no nodes");
+          out.graph = std::make_shared<const DataflowGraph>(std::move(g));
+        } catch (const InputError& e) {
+          out.error = QString::fromStdString(e.what());
+          // An unbound dynamic dimension: ask for every one the model leaves open.
+          try {
+            for (const OnnxDynamicDim& dim : onnxDynamicDims(file))
+              if (!dims.count(dim.name)) {
+                out.dimNames << QString::fromStdString(dim.name);
+                out.dimTensors << QString::fromStdString(dim.tensor);
+              }
+          } catch (const std::exception&) {
+          }
+          return out;
+        }
+        QStringList notes;
+        if (const std::string line = report.fallbackLine(); !line.empty())
+          notes << QString::fromStdString(line);
+        if (report.external_data) notes << QStringLiteral("weights in side files were not read");
+        out.notes = notes.join(QStringLiteral("; "));
+        return out;
+      },
+      [this, absolute](OnnxOutcome out) {
+        if (!out.dimNames.isEmpty()) {
+          Q_EMIT dimsNeeded(absolute, out.dimNames, out.dimTensors, out.error);
+          return;
+        }
+        if (!out.graph) {
+          Q_EMIT openFailed(out.error);
+          return;
+        }
+        try {
+          PlacementInputs in;
+          try {
+            in = inputsFor(out.graph);
+          } catch (const InputError& e) {
+            throw e.inFile(absolute.toStdString());
+          }
+          commit(std::move(in), absolute, true, false);
+          Q_EMIT imported(absolute, out.notes);
+        } catch (const std::exception& e) {
+          Q_EMIT openFailed(QString::fromStdString(e.what()));
+        }
+      },
+      [this](const QString& error) { Q_EMIT openFailed(error); });
+}
+
+bool StudioDocument::setDevicesSpec(const QString& spec, QString* error) {
+  try {
+    auto devices = std::make_shared<const DeviceSet>(resolveDevices(spec.toStdString(), "devices"));
+    devices->validate();
+    std::string stored = spec.toStdString();
+    if (QFileInfo::exists(spec)) stored = QFileInfo(spec).absoluteFilePath().toStdString();
+    if (!inputs_.graph) {
+      inputs_.devices = devices;
+      inputs_.devicesSpec = stored;
+      Q_EMIT devicesChanged();
+      return true;
+    }
+    PlacementInputs in;
+    try {
+      in = makeInputs(inputs_.drawing ? inputs_.drawing : inputs_.graph, devices, stored);
+    } catch (const InputError& e) {
+      throw InputError(graphSource_.toStdString(), e.where(),
+                       e.problem() + " (device set " + spec.toStdString() + ")");
+    }
+    return commit(std::move(in), graphSource_, false, true);
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromStdString(e.what());
+    return false;
+  }
+}
+
+bool StudioDocument::setGraph(DataflowGraph graph, const QString& source, QString* error) {
+  try {
+    auto g = std::make_shared<const DataflowGraph>(std::move(graph));
+    return commit(inputsFor(std::move(g)), source, true, false);
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromStdString(e.what());
+    return false;
+  }
+}
+
+bool StudioDocument::loadDemo(QString* error) {
+  try {
+    // On the devices already chosen (--devices, the saved set), else the default 4 x P100.
+    auto g = std::make_shared<const DataflowGraph>(generateGraph("llama-block"));
+    return commit(inputsFor(std::move(g)), QStringLiteral("demo: generated llama-block"), true,
+                  true);
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromStdString(e.what());
+    return false;
+  }
+}
+
+bool StudioDocument::commit(PlacementInputs inputs, const QString& graphSource, bool graphChanged,
+                            bool devicesChanged) {
+  abandon();
+  inputs_ = std::move(inputs);
+  graphSource_ = graphSource;
+  if (graphChanged) snapshot_.reset();  // nothing to compare a new graph against
+  if (graphChanged) Q_EMIT this->graphChanged();
+  if (devicesChanged) Q_EMIT this->devicesChanged();
+  recompute();
+  return true;
+}
+
+void StudioDocument::setSettings(const views::PlacementSettings& settings) {
+  settings_ = settings;
+  recompute();
+}
+
+void StudioDocument::cancel() {
+  // The search stops at its next check and returns the best placement so far (shown, marked
+  // cancelled).
+  runner_->cancel(JobSlot::Placement);
+  runner_->cancel(JobSlot::Search);
+}
+
+void StudioDocument::abandon() {
+  runner_->abandon(JobSlot::Placement);
+  runner_->abandon(JobSlot::Search);
+}
+
+void StudioDocument::recompute() {
+  if (!inputs_.graph || !inputs_.devices) return;
+  abandon();
+  if (settings_.method == kGeneralPolicyMethod) {
+    if (generalPolicy_.isEmpty()) {
+      Q_EMIT computeFailed(
+          tr("Method doppler (the general policy) needs resources/data/policies/general.weights"));
+      return;
+    }
+    return startJob(JobSlot::Placement);
+  }
+  const Method* method = nullptr;
+  try {
+    method = &findMethod(settings_.method);
+  } catch (const std::exception& e) {
+    Q_EMIT computeFailed(QString::fromStdString(e.what()));
+    return;
+  }
+  if (method->isSearch()) return startJob(JobSlot::Search);
+  if (inputs_.graph->nodeCount() > kSynchronousNodes) return startJob(JobSlot::Placement);
+  try {
+    snapshot_ = computePlacement(inputs_, settings_, {}, {}, snapshot_.get());
+    Q_EMIT snapshotChanged();
+  } catch (const std::exception& e) {
+    Q_EMIT computeFailed(QString::fromStdString(e.what()));
+  }
+}
+
+void StudioDocument::startJob(JobSlot slot) {
+  runner_->start<views::SnapshotPtr>(
+      slot,
+      [this, inputs = inputs_, settings = settings_, previous = snapshot_,
+       policy = generalPolicy_.toStdString()](const JobContext& ctx) -> views::SnapshotPtr {
+        if (settings.method == kGeneralPolicyMethod)
+          return computePolicyPlacement(inputs, settings, policy, previous.get());
+        // Progress is posted to the GUI thread, where it is dropped once the job is superseded.
+        auto progress = [this, ctx](const Progress& p) {
+          ctx.post([this, p] { Q_EMIT this->progress(p.done, p.total, p.best_makespan_us); });
+        };
+        return computePlacement(inputs, settings, ctx.cancel(), progress, previous.get());
+      },
+      [this](views::SnapshotPtr snapshot) {
+        if (!snapshot || snapshot->graph != inputs_.graph) return;
+        snapshot_ = std::move(snapshot);
+        Q_EMIT snapshotChanged();
+      },
+      [this](const QString& error) { Q_EMIT computeFailed(error); });
+}
+
+}  // namespace doppler::studio

@@ -1,0 +1,157 @@
+#include "app/studio/jobs/job_runner.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QEventLoop>
+#include <QThread>
+#include <QTimer>
+
+namespace doppler::studio {
+
+const char* jobSlotName(JobSlot slot) {
+  switch (slot) {
+    case JobSlot::Layout:
+      return "layout";
+    case JobSlot::Placement:
+      return "placement";
+    case JobSlot::Search:
+      return "search";
+    case JobSlot::Training:
+      return "training";
+    case JobSlot::Execution:
+      return "execution";
+    case JobSlot::Fleet:
+      return "fleet";
+    case JobSlot::Stepper:
+      return "stepper";
+    case JobSlot::Import:
+      return "import";
+    case JobSlot::Preview:
+      return "preview";
+    case JobSlot::References:
+      return "references";
+  }
+  return "?";
+}
+
+void JobContext::post(std::function<void()> fn) const {
+  runner_->postIfCurrent(slot_, id_, std::move(fn), false);
+}
+
+JobRunner::JobRunner(QObject* parent) : QObject(parent) {
+  qRegisterMetaType<doppler::studio::JobSlot>();
+}
+
+JobRunner::~JobRunner() {
+  for (Slot& s : slots_) {
+    s.token.cancel();
+    s.current = 0;  // nothing queued to this object runs after this point
+  }
+  for (Slot& s : slots_) {
+    if (!s.thread) continue;
+    s.thread->quit();
+    s.thread->wait();  // a Graphviz phase in progress finishes first: it cannot be interrupted
+    delete s.context;
+    delete s.thread;
+  }
+}
+
+int JobRunner::launch(JobSlot which, std::function<void(const JobContext&)> work,
+                      std::function<void()> deliver, std::function<void(const QString&)> failed) {
+  Slot& s = slot(which);
+  s.token.cancel();  // supersede whatever ran or waited in this slot
+  s.token = CancelToken();
+  const int id = nextId_++;
+  s.current = id;
+  setBusy(which, true);
+  if (!s.thread) {
+    s.thread = new QThread;
+    s.thread->setObjectName(QString::fromLatin1(jobSlotName(which)));
+    s.context = new QObject;
+    s.context->moveToThread(s.thread);
+    s.thread->start();
+  }
+  JobContext ctx(this, which, id, s.token);
+  QMetaObject::invokeMethod(
+      s.context,
+      [this, which, ctx, work = std::move(work), deliver = std::move(deliver),
+       failed = std::move(failed)]() mutable {
+        // A job superseded while it waited in the queue never starts.
+        if (ctx.cancelled() && slot(which).current != ctx.id()) return;
+        try {
+          work(ctx);
+          postIfCurrent(which, ctx.id(), std::move(deliver), true);
+        } catch (const std::exception& e) {
+          const QString message = QString::fromStdString(e.what());
+          postIfCurrent(
+              which, ctx.id(),
+              [failed = std::move(failed), message] {
+                if (failed) failed(message);
+              },
+              true);
+        }
+      },
+      Qt::QueuedConnection);
+  return id;
+}
+
+void JobRunner::postIfCurrent(JobSlot which, int id, std::function<void()> fn, bool finishes) {
+  QMetaObject::invokeMethod(
+      this,
+      [this, which, id, fn = std::move(fn), finishes] {
+        if (slot(which).current != id) return;  // stale: a newer job replaced it
+        if (finishes) setBusy(which, false);
+        fn();
+      },
+      Qt::QueuedConnection);
+}
+
+void JobRunner::cancel(JobSlot which) {
+  slot(which).token.cancel();
+}
+
+void JobRunner::abandon(JobSlot which) {
+  Slot& s = slot(which);
+  s.token.cancel();
+  s.current = 0;
+  setBusy(which, false);
+}
+
+bool JobRunner::busy(JobSlot which) const {
+  return slot(which).busy;
+}
+
+bool JobRunner::idle() const {
+  for (const Slot& s : slots_)
+    if (s.busy) return false;
+  return true;
+}
+
+int JobRunner::currentId(JobSlot which) const {
+  return slot(which).current;
+}
+
+void JobRunner::setBusy(JobSlot which, bool busy) {
+  Slot& s = slot(which);
+  if (s.busy == busy) return;
+  s.busy = busy;
+  Q_EMIT busyChanged(which, busy);
+}
+
+bool JobRunner::waitIdle(int timeout_ms) {
+  QDeadlineTimer deadline(timeout_ms);
+  while (!idle() && !deadline.hasExpired()) {
+    QEventLoop loop;
+    QTimer timer;
+    timer.setSingleShot(true);
+    connect(&timer, &QTimer::timeout, &loop, &QEventLoop::quit);
+    connect(this, &JobRunner::busyChanged, &loop, &QEventLoop::quit, Qt::QueuedConnection);
+    timer.start(static_cast<int>(std::max<qint64>(1, deadline.remainingTime())));
+    loop.exec();
+  }
+  // Deliver what the last result queued (a layout it asked for, a repaint).
+  QCoreApplication::processEvents();
+  return idle();
+}
+
+}  // namespace doppler::studio
