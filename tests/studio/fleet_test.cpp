@@ -368,6 +368,30 @@ class FleetStudioTest : public QObject {
     QCOMPARE(flows[0].from, 0);
     QCOMPARE(flows[0].to, 1);
     QCOMPARE(flows[0].requests, 0.6);
+
+    // The decision trace: regret per slot stays (faint, out of the legend) under its trailing
+    // hour's mean (three 45 s slots: the mean of what there is so far).
+    m.setMethod("learned");
+    m.setSlot(1);
+    FleetDecisionView view(&m);
+    const LineChartSpec regret = view.regretSpec();
+    QCOMPARE(regret.series.size(), size_t(2));
+    QVERIFY(!regret.series[0].inLegend);
+    QCOMPARE(regret.series[0].values, (std::vector<double>{0.5, -0.5, 0.0}));
+    QVERIFY(regret.series[1].inLegend);
+    QCOMPARE(regret.series[1].values, (std::vector<double>{0.5, 0.0, 0.0}));
+    // Its matrices name the regions: a cell's tooltip says home and serving region.
+    world->regions[0].name = "east";
+    world->regions[1].name = "west";
+    view.resize(720, 520);
+    (void)view.grab();
+    const QRectF cells = view.matrixCells(1);
+    QVERIFY(cells.width() > 20);
+    const QString tip =
+        view.toolTipAt(QPointF(cells.left() + cells.width() * 0.75, cells.top() + 2));
+    QVERIFY2(tip.contains(QStringLiteral("home 1 east → served in 2 west")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("0.600")), qPrintable(tip));
+    QVERIFY(view.toolTipAt(QPointF(1, 1)).isEmpty());
   }
 
   void trainThenCompareTheLearnedMethod() {

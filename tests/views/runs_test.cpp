@@ -3,14 +3,24 @@
 // for every column, the filters, the panel's requests, and the comparison view's moved nodes,
 // summary and exports.
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
 #include <QtTest>
+#include <cmath>
 
+#include "views/common/series_smoothing.h"
 #include "views/runs/run_compare_view.h"
 #include "views/runs/runs_panel.h"
 #include "views/runs/runs_table_model.h"
@@ -282,6 +292,94 @@ class RunsTest : public QObject {
     QVERIFY(csv.contains(QStringLiteral("20,,1600\n")));
     QVERIFY(view.savePng(dir.filePath(QStringLiteral("c.png"))));
     QVERIFY(!QImage(dir.filePath(QStringLiteral("c.png"))).isNull());
+    // The difference to the reference, signed, in the table and the CSV.
+    QCOMPARE(summary->item(rowOf(QStringLiteral("Δ vs reference")), 0)->text(),
+             QStringLiteral("reference"));
+    QCOMPARE(summary->item(rowOf(QStringLiteral("Δ vs reference")), 1)->text(),
+             QStringLiteral("−500 µs (−25.0 %)"));
+    QVERIFY(csv.contains(QStringLiteral("delta_makespan_us,,-500\n")));
+    QVERIFY(csv.contains(QStringLiteral("delta_makespan_percent,,-25\n")));
+  }
+
+  void compareViewPicksSmoothsAndLogsAnySeries() {
+    RunComparison c;
+    RunInfo a = run(4, "train", "doppler"), b = run(7, "train", "doppler");
+    c.runs = {a, b};
+    const std::vector<int64_t> steps = {0, 1, 2, 3, 4, 5, 6, 7};
+    c.all_series["loss"] = {{"loss", steps, {4, -1, 3, 0, 2, 1, 1.5, 0.5}},
+                            {"loss", steps, {2, 2, 1, 1, 1, 0.5, 0.5, 0.2}}};
+    c.all_series["greedy_makespan_us"] = {{"greedy_makespan_us", {0, 4}, {9000, 8000}}, {}};
+    c.all_series["entropy"] = {{"entropy", steps, {1, 0.9, 0.8, 0.8, 0.7, 0.6, 0.6, 0.5}},
+                               {"entropy", steps, {1, 1, 0.9, 0.9, 0.8, 0.8, 0.7, 0.7}}};
+    c.series_name = "loss";
+    c.series = c.all_series["loss"];
+    RunCompareView view;
+    view.resize(1200, 800);
+    view.setComparison(c);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+
+    // Makespans first, then loss, then the rest.
+    QComboBox* picker = view.seriesPicker();
+    QCOMPARE(picker->count(), 3);
+    QCOMPARE(picker->itemData(0).toString(), QStringLiteral("greedy_makespan_us"));
+    QCOMPARE(picker->itemText(0), QStringLiteral("greedy makespan (ms)"));
+    QCOMPARE(picker->itemData(1).toString(), QStringLiteral("loss"));
+    QCOMPARE(picker->currentText(), QStringLiteral("loss"));
+    QChart* chart = view.chartView()->chart();
+    QCOMPARE(chart->series().size(), 2);  // one line per run, unsmoothed
+
+    // A loss below zero has no log axis; the box says why.
+    QVERIFY(!view.logAxisBox()->isEnabled());
+    QVERIFY(view.logAxisBox()->toolTip().contains(QStringLiteral("zero")));
+
+    // Smoothing: the raw curve stays, faint and out of the legend, under the smoothed one.
+    view.setSmoothing(0.6);
+    QCOMPARE(view.smoothing(), 0.6);
+    QCOMPARE(chart->series().size(), 4);
+    auto shownMarkers = [&] {
+      int shown = 0;
+      for (QLegendMarker* m : chart->legend()->markers()) shown += m->isVisible();
+      return shown;
+    };
+    QCOMPARE(chart->legend()->markers().size(), 4);
+    QTRY_COMPARE(shownMarkers(), 2);
+    QVERIFY(chart->title().contains(QStringLiteral("smoothed 0.60")));
+    auto* smoothed = qobject_cast<QLineSeries*>(chart->series()[1]);
+    QVERIFY(smoothed);
+    QCOMPARE(smoothed->at(0).y(), 4.0);  // debiased: the first point is the first value
+    const std::vector<double> expected = emaSmoothed({4, -1, 3, 0, 2, 1, 1.5, 0.5}, 0.6);
+    QCOMPARE(smoothed->at(7).y(), expected[7]);
+
+    // Entropy is positive: a log axis, picked through the combo as a user does.
+    picker->setCurrentIndex(picker->findData(QStringLiteral("entropy")));
+    Q_EMIT picker->activated(picker->currentIndex());
+    QCOMPARE(view.comparison().series_name, std::string("entropy"));
+    QVERIFY(view.logAxisBox()->isEnabled());
+    view.logAxisBox()->setChecked(true);
+    bool logY = false;
+    for (QAbstractAxis* axis : chart->axes(Qt::Vertical))
+      logY |= qobject_cast<QLogValueAxis*>(axis) != nullptr;
+    QVERIFY(logY);
+    // Every rebuild replaces the axes: old ones left behind draw their labels over the new.
+    QCOMPARE(chart->axes(Qt::Vertical).size(), 1);
+    QCOMPARE(chart->axes(Qt::Horizontal).size(), 1);
+    QCOMPARE(chart->findChildren<QAbstractAxis*>().size(), 2);
+
+    // A makespan series: the run without points is drawn as nothing, not as a fake line.
+    QVERIFY(view.showSeries("greedy_makespan_us"));
+    QVERIFY(!view.showSeries("no such series"));
+    QCOMPARE(chart->series().size(), 2);  // run 4 raw + smoothed; run 7 has neither
+  }
+
+  void emaSmoothingIsDebiasedAndSkipsGaps() {
+    QCOMPARE(emaSmoothed({1, 2, 3}, 0), (std::vector<double>{1, 2, 3}));
+    const std::vector<double> s = emaSmoothed({10, 10, 10}, 0.9);
+    for (double v : s) QCOMPARE(v, 10.0);  // a constant stays constant: no pull towards 0
+    const std::vector<double> gap = emaSmoothed({2, std::nan(""), 4}, 0.5);
+    QVERIFY(std::isnan(gap[1]));
+    QCOMPARE(gap[2], (0.5 * 0.5 * 2 + 0.5 * 4) / (1 - 0.25));
+    QCOMPARE(trailingMean({1, 2, 3, 4}, 2), (std::vector<double>{1, 1.5, 2.5, 3.5}));
   }
 };
 

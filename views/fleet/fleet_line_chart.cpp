@@ -58,7 +58,7 @@ QRectF paintLineChart(QPainter& p, const QRectF& area, const LineChartSpec& spec
   };
   std::vector<Entry> entries;
   for (const ChartSeries& s : spec.series)
-    entries.push_back({s.name, s.color, s.dashed, false, {}});
+    if (s.inLegend) entries.push_back({s.name, s.color, s.dashed, false, {}});
   if (!spec.markers.empty() && !spec.markerName.isEmpty())
     entries.push_back({spec.markerName, th.critical, false, true, {}});
   const double rowH = fm.height() + 2;
@@ -139,7 +139,7 @@ QRectF paintLineChart(QPainter& p, const QRectF& area, const LineChartSpec& spec
         path.moveTo(pt);
       open = true;
     }
-    p.setPen(QPen(s.color, 1.6, s.dashed ? Qt::DashLine : Qt::SolidLine));
+    p.setPen(QPen(s.color, s.width, s.dashed ? Qt::DashLine : Qt::SolidLine));
     p.setBrush(Qt::NoBrush);
     p.drawPath(path);
   }

@@ -16,6 +16,8 @@ struct ChartSeries {
   QColor color;
   std::vector<double> values;  // one per slot; NaN leaves a gap
   bool dashed = false;
+  double width = 1.6;    // pen width; a raw series under its smoothed one is drawn thin
+  bool inLegend = true;  // false: drawn without a legend entry (that faint raw series)
 };
 
 struct LineChartSpec {

@@ -1,5 +1,7 @@
 #include "run_compare_view.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QGridLayout>
@@ -9,12 +11,15 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
+#include <QSlider>
 #include <QTableWidget>
 #include <QTextStream>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
 #include <QtCharts/QValueAxis>
 #include <algorithm>
 #include <cmath>
@@ -23,8 +28,10 @@
 #include <set>
 
 #include "views/common/nice_ticks.h"
+#include "views/common/series_smoothing.h"
 #include "views/common/theme.h"
 #include "views/runs/runs_table_model.h"
+#include "views/training/minmax_decimator.h"
 
 namespace doppler::views {
 
@@ -81,7 +88,53 @@ std::set<std::string> movedIn(const RunComparison& c, size_t run) {
   return moved;
 }
 
+// The makespan's difference to the reference run's, signed, in time and percent.
+std::optional<std::pair<double, double>> makespanDelta(const RunComparison& c, size_t run) {
+  if (run == 0 || c.runs.empty()) return std::nullopt;
+  const auto ref = figure(c.runs[0], "makespan_us"), mine = figure(c.runs[run], "makespan_us");
+  if (!ref || !mine || *ref <= 0) return std::nullopt;
+  return std::make_pair(*mine - *ref, (*mine - *ref) / *ref * 100);
+}
+
+QString deltaText(const std::pair<double, double>& d) {
+  const QString sign = d.first > 0 ? QStringLiteral("+") : d.first < 0 ? QStringLiteral("−") : "";
+  return QStringLiteral("%1%2 (%1%3 %)")
+      .arg(sign, formatDuration(std::abs(d.first)))
+      .arg(std::abs(d.second), 0, 'f', 1);
+}
+
+bool isTimeSeries(const std::string& name) {
+  return name.size() > 3 && name.compare(name.size() - 3, 3, "_us") == 0;
+}
+
 }  // namespace
+
+std::vector<std::string> orderedSeriesNames(const RunComparison& c) {
+  std::vector<std::string> names;
+  for (const auto& [name, perRun] : c.all_series)
+    if (std::any_of(perRun.begin(), perRun.end(),
+                    [](const sessions::Series& s) { return !s.steps.empty(); }))
+      names.push_back(name);
+  if (names.empty() && !c.series_name.empty()) names.push_back(c.series_name);
+  auto rank = [](const std::string& name) {
+    static const std::vector<std::string> first = {
+        "best_makespan_us", "makespan_us", "greedy_makespan_us", "reward", "loss", "entropy"};
+    const auto it = std::find(first.begin(), first.end(), name);
+    if (it != first.end()) return static_cast<int>(it - first.begin());
+    return name.find("makespan") != std::string::npos ? 2 : static_cast<int>(first.size());
+  };
+  std::stable_sort(names.begin(), names.end(), [&](const std::string& a, const std::string& b) {
+    return rank(a) != rank(b) ? rank(a) < rank(b) : a < b;
+  });
+  return names;
+}
+
+QString seriesTitle(const std::string& name) {
+  QString title = q(name);
+  if (title.endsWith(QStringLiteral("_us"))) title.chop(3);
+  title.replace(QLatin1Char('_'), QLatin1Char(' '));
+  return title;
+}
 
 void RunCompareView::hideEvent(QHideEvent* event) {
   QWidget::hideEvent(event);
@@ -240,6 +293,44 @@ RunCompareView::RunCompareView(QWidget* parent) : QWidget(parent) {
   chart_->setRenderHint(QPainter::Antialiasing);
   chart_->setMinimumSize(360, 220);
 
+  seriesPicker_ = new QComboBox;
+  seriesPicker_->setObjectName(QStringLiteral("compareSeries"));
+  seriesPicker_->setToolTip(tr("The recorded series overlaid in the chart"));
+  seriesPicker_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  connect(seriesPicker_, &QComboBox::activated, this, [this](int index) {
+    showSeries(seriesPicker_->itemData(index).toString().toStdString());
+  });
+  smoothing_ = new QSlider(Qt::Horizontal);
+  smoothing_->setObjectName(QStringLiteral("compareSmoothing"));
+  smoothing_->setRange(0, 99);
+  smoothing_->setMaximumWidth(160);
+  smoothing_->setToolTip(
+      tr("Exponential moving average weight, debiased as in TensorBoard; the raw curve stays "
+         "faint beneath"));
+  smoothingValue_ = new QLabel;
+  smoothingValue_->setMinimumWidth(smoothingValue_->fontMetrics().horizontalAdvance("0.00") + 4);
+  connect(smoothing_, &QSlider::valueChanged, this, [this](int value) {
+    smoothingValue_->setText(QString::number(value / 100.0, 'f', 2));
+    rebuildChart();
+  });
+  smoothingValue_->setText(QStringLiteral("0.00"));
+  logAxis_ = new QCheckBox(tr("Log axis"));
+  logAxis_->setObjectName(QStringLiteral("compareLogAxis"));
+  connect(logAxis_, &QCheckBox::toggled, this, [this] { rebuildChart(); });
+  auto* chartControls = new QHBoxLayout;
+  chartControls->addWidget(new QLabel(tr("Series")));
+  chartControls->addWidget(seriesPicker_);
+  chartControls->addSpacing(12);
+  chartControls->addWidget(new QLabel(tr("Smoothing")));
+  chartControls->addWidget(smoothing_);
+  chartControls->addWidget(smoothingValue_);
+  chartControls->addSpacing(12);
+  chartControls->addWidget(logAxis_);
+  chartControls->addStretch(1);
+  auto* chartColumn = new QVBoxLayout;
+  chartColumn->addLayout(chartControls);
+  chartColumn->addWidget(chart_, 1);
+
   timelines_ = new CompareTimelines;
 
   auto table = [](const char* name) {
@@ -270,7 +361,7 @@ RunCompareView::RunCompareView(QWidget* parent) : QWidget(parent) {
   right->addWidget(movedLabel_);
   right->addWidget(moved_, 1);
   auto* grid = new QGridLayout;
-  grid->addWidget(chart_, 0, 0);
+  grid->addLayout(chartColumn, 0, 0);
   grid->addWidget(timelines_, 1, 0);
   grid->addLayout(right, 0, 1, 2, 1);
   grid->setColumnStretch(0, 3);
@@ -290,6 +381,9 @@ void RunCompareView::setComparison(RunComparison comparison) {
   QStringList names;
   for (const sessions::RunInfo& run : c_.runs) names << runHeading(run);
   title_->setText(tr("Comparing %1").arg(names.join(QStringLiteral(", "))));
+  if (c_.all_series.empty() && !c_.series_name.empty()) c_.all_series[c_.series_name] = c_.series;
+  for (auto& [name, perRun] : c_.all_series) perRun.resize(c_.runs.size());
+  rebuildSeriesPicker();
   rebuildChart();
   timelines_->setComparison(&c_);
   rebuildSummary();
@@ -297,10 +391,43 @@ void RunCompareView::setComparison(RunComparison comparison) {
   Q_EMIT movedNodesChanged(movedNodes());
 }
 
+void RunCompareView::rebuildSeriesPicker() {
+  seriesPicker_->clear();
+  for (const std::string& name : orderedSeriesNames(c_)) {
+    const QString unit = isTimeSeries(name) ? tr(" (ms)") : QString();
+    seriesPicker_->addItem(seriesTitle(name) + unit, q(name));
+  }
+  seriesPicker_->setCurrentIndex(seriesPicker_->findData(q(c_.series_name)));
+  seriesPicker_->setEnabled(seriesPicker_->count() > 1);
+  if (seriesPicker_->count() == 0) seriesPicker_->setToolTip(tr("These runs recorded no series"));
+}
+
+bool RunCompareView::showSeries(const std::string& name) {
+  const auto it = c_.all_series.find(name);
+  if (it == c_.all_series.end()) return false;
+  c_.series_name = name;
+  c_.series = it->second;
+  seriesPicker_->setCurrentIndex(seriesPicker_->findData(q(name)));
+  rebuildChart();
+  return true;
+}
+
+void RunCompareView::setSmoothing(double weight) {
+  smoothing_->setValue(static_cast<int>(std::lround(std::clamp(weight, 0.0, 0.99) * 100)));
+}
+
+double RunCompareView::smoothing() const {
+  return smoothing_->value() / 100.0;
+}
+
 void RunCompareView::rebuildChart() {
   QChart* chart = chart_->chart();
   chart->removeAllSeries();
-  for (QAbstractAxis* axis : chart->axes()) chart->removeAxis(axis);
+  // A removed axis belongs to the caller; left alive, its labels stay drawn over the new ones.
+  for (QAbstractAxis* axis : chart->axes()) {
+    chart->removeAxis(axis);
+    delete axis;
+  }
   const Theme& theme = Theme::current();
   chart->setTheme(theme.dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
   chart->setBackgroundBrush(theme.background);
@@ -308,83 +435,131 @@ void RunCompareView::rebuildChart() {
   chart->legend()->setLabelColor(theme.text);
 
   // Makespan-like series are shown in ms, others as they are.
-  const bool isTime = c_.series_name.find("_us") != std::string::npos;
+  const bool isTime = isTimeSeries(c_.series_name);
   const double scale = isTime ? 1e-3 : 1.0;
+  const double weight = smoothing();
+  struct Curve {
+    std::vector<double> xs, raw, smooth;
+  };
+  std::vector<Curve> curves(c_.runs.size());
   double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
-  for (const sessions::Series& s : c_.series)
+  for (size_t r = 0; r < c_.series.size() && r < curves.size(); ++r) {
+    const sessions::Series& s = c_.series[r];
+    Curve& curve = curves[r];
     for (size_t i = 0; i < s.steps.size(); ++i) {
-      if (std::isnan(s.values[i])) continue;
-      x0 = std::min(x0, static_cast<double>(s.steps[i]));
-      x1 = std::max(x1, static_cast<double>(s.steps[i]));
-      y0 = std::min(y0, s.values[i] * scale);
-      y1 = std::max(y1, s.values[i] * scale);
+      curve.xs.push_back(static_cast<double>(s.steps[i]));
+      curve.raw.push_back(s.values[i] * scale);
     }
+    curve.smooth = emaSmoothed(curve.raw, weight);
+    for (size_t i = 0; i < curve.xs.size(); ++i) {
+      if (std::isnan(curve.raw[i])) continue;
+      x0 = std::min(x0, curve.xs[i]);
+      x1 = std::max(x1, curve.xs[i]);
+      y0 = std::min(y0, curve.raw[i]);
+      y1 = std::max(y1, curve.raw[i]);
+    }
+  }
   if (!std::isfinite(x0)) {
     chart->setTitle(c_.series_name.empty() ? tr("No metric series recorded for these runs")
                                            : tr("No points in %1").arg(q(c_.series_name)));
+    logAxis_->setEnabled(false);
     return;
   }
-  // "best_makespan_us" reads as "best makespan".
-  QString title = q(c_.series_name);
-  if (title.endsWith(QStringLiteral("_us"))) title.chop(3);
-  title.replace(QLatin1Char('_'), QLatin1Char(' '));
-  chart->setTitle(tr("%1 by step").arg(title));
+  const QString title = seriesTitle(c_.series_name);
+  chart->setTitle(weight > 0 ? tr("%1 by step, smoothed %2").arg(title).arg(weight, 0, 'f', 2)
+                             : tr("%1 by step").arg(title));
   x0 = std::min(x0, 0.0);  // steps count from the start: a late first point shows as late
+  if (x1 <= x0) x1 = x0 + 1;
   // Runs without the series but with a makespan (a one-shot heuristic) get a flat line at it,
   // so a search's progress is seen against them.
   const bool makespanSeries = c_.series_name.find("makespan") != std::string::npos;
-  if (x1 <= x0) x1 = x0 + 1;
+  for (size_t r = 0; r < c_.runs.size(); ++r)
+    if (curves[r].xs.empty() && makespanSeries)
+      if (const auto makespan = figure(c_.runs[r], "makespan_us")) {
+        y0 = std::min(y0, *makespan * scale);
+        y1 = std::max(y1, *makespan * scale);
+      }
+
+  // A log axis only shows positive values: offered when every point is one.
+  const bool logPossible = y0 > 0;
+  logAxis_->setEnabled(logPossible);
+  logAxis_->setToolTip(logPossible ? tr("Logarithmic y axis")
+                                   : tr("The series has values at or below zero, which a log "
+                                        "axis cannot show"));
+  const bool useLog = logPossible && logAxis_->isChecked();
+  const QString yTitle = isTime ? title + tr(" (ms)") : title;
   auto* axisX = new QValueAxis;
   axisX->setTitleText(tr("step"));
-  auto* axisY = new QValueAxis;
-  axisY->setTitleText(isTime ? title + tr(" (ms)") : title);
   chart->addAxis(axisX, Qt::AlignBottom);
+  QAbstractAxis* axisY = nullptr;
+  if (useLog) {
+    auto* log = new QLogValueAxis;
+    log->setBase(10);
+    log->setMinorTickCount(8);  // 2..9 between the decades
+    log->setLabelFormat(QStringLiteral("%g"));
+    log->setRange(std::pow(10.0, std::floor(std::log10(y0))),
+                  std::pow(10.0, std::ceil(std::log10(y1) + 1e-12)));
+    log->setLabelsColor(theme.mutedText);
+    log->setGridLineColor(theme.grid);
+    log->setMinorGridLineColor(theme.grid.lighter(110));
+    axisY = log;
+  } else {
+    axisY = new QValueAxis;
+  }
+  axisY->setTitleText(yTitle);
   chart->addAxis(axisY, Qt::AlignLeft);
+
+  const int width = std::max(200, chart_->width());
+  auto addLine = [&](QLineSeries* line) {
+    chart->addSeries(line);
+    line->attachAxis(axisX);
+    line->attachAxis(axisY);
+  };
+  auto toPoints = [&](const std::vector<double>& xs, const std::vector<double>& ys) {
+    QList<QPointF> points;
+    for (const XY& p : decimateMinMax(xs, ys, x0, x1, width)) points.append(QPointF(p.x, p.y));
+    return points;
+  };
   for (size_t r = 0; r < c_.runs.size(); ++r) {
-    const sessions::Series& s = c_.series[r];
-    auto* line = new QLineSeries;
-    line->setName(runHeading(c_.runs[r]) + QStringLiteral(" ") + q(c_.runs[r].method));
+    const Curve& curve = curves[r];
     const QColor color = runColor(c_.runs[r]);
-    if (!s.steps.empty()) {
-      // At most ~2 points per pixel column of a wide chart: each bucket's min and max.
-      const size_t n = s.steps.size(), buckets = 1500;
-      const size_t per = std::max<size_t>(1, n / buckets);
-      QList<QPointF> points;
-      for (size_t i = 0; i < n; i += per) {
-        size_t lo = i, hi = i;
-        for (size_t k = i; k < std::min(n, i + per); ++k) {
-          if (std::isnan(s.values[k])) continue;
-          if (std::isnan(s.values[lo]) || s.values[k] < s.values[lo]) lo = k;
-          if (std::isnan(s.values[hi]) || s.values[k] > s.values[hi]) hi = k;
-        }
-        for (size_t k : {std::min(lo, hi), std::max(lo, hi)})
-          if (!std::isnan(s.values[k]))
-            points.append(QPointF(static_cast<double>(s.steps[k]), s.values[k] * scale));
+    const QString name = runHeading(c_.runs[r]) + QStringLiteral(" ") + q(c_.runs[r].method);
+    if (!curve.xs.empty()) {
+      if (weight > 0) {
+        // The raw curve faint beneath the smoothed one, out of the legend.
+        auto* raw = new QLineSeries;
+        QColor faint = color;
+        faint.setAlphaF(0.3);
+        raw->setPen(QPen(faint, 1));
+        raw->append(toPoints(curve.xs, curve.raw));
+        addLine(raw);
+        for (QLegendMarker* marker : chart->legend()->markers(raw)) marker->setVisible(false);
       }
+      auto* line = new QLineSeries;
+      line->setName(name);
+      const QList<QPointF> points = toPoints(curve.xs, weight > 0 ? curve.smooth : curve.raw);
       line->append(points);
       line->setPen(QPen(color, 2));
       // A sparse series (a short search reports a few times) shows its points, or a lone point
       // would not be seen at all.
       line->setPointsVisible(points.size() < 60);
+      addLine(line);
     } else if (const auto makespan = figure(c_.runs[r], "makespan_us");
                makespanSeries && makespan) {
+      auto* line = new QLineSeries;
+      line->setName(name);
       line->append(x0, *makespan * scale);
       line->append(x1, *makespan * scale);
-      y0 = std::min(y0, *makespan * scale);
-      y1 = std::max(y1, *makespan * scale);
       line->setPen(QPen(color, 2, Qt::DashLine));
-    } else {
-      delete line;
-      continue;
+      addLine(line);
     }
-    chart->addSeries(line);
-    line->attachAxis(axisX);
-    line->attachAxis(axisY);
   }
-  const double pad = (y1 - y0) * 0.06 + (y1 == y0 ? std::abs(y1) * 0.05 + 1e-9 : 0);
   setNiceAxis(axisX, x0, x1, 6);
-  setNiceAxis(axisY, y0 - pad, y1 + pad, 5);
-  for (QValueAxis* axis : {axisX, axisY}) {
+  if (!useLog) {
+    const double pad = (y1 - y0) * 0.06 + (y1 == y0 ? std::abs(y1) * 0.05 + 1e-9 : 0);
+    setNiceAxis(static_cast<QValueAxis*>(axisY), y0 - pad, y1 + pad, 5);
+  }
+  for (QAbstractAxis* axis : {static_cast<QAbstractAxis*>(axisX), axisY}) {
     axis->setLabelsColor(theme.mutedText);
     axis->setTitleBrush(theme.text);
     axis->setGridLineColor(theme.grid);
@@ -395,9 +570,9 @@ void RunCompareView::rebuildSummary() {
   const size_t runs = c_.runs.size();
   summary_->clear();
   summary_->setColumnCount(static_cast<int>(runs));
-  const QStringList rows = {tr("method"),      tr("makespan"),    tr("ratio to bound"),
-                            tr("utilization"), tr("moved nodes"), tr("training time"),
-                            tr("status")};
+  const QStringList rows = {tr("method"),         tr("makespan"),    tr("Δ vs reference"),
+                            tr("ratio to bound"), tr("utilization"), tr("moved nodes"),
+                            tr("training time"),  tr("status")};
   summary_->setRowCount(static_cast<int>(rows.size()));
   summary_->setVerticalHeaderLabels(rows);
   for (size_t r = 0; r < runs; ++r) {
@@ -415,9 +590,13 @@ void RunCompareView::rebuildSummary() {
       moved = tr("reference");
     else if (r > 0 && r - 1 < c_.diffs.size())
       moved = tr("%1 of %2").arg(c_.diffs[r - 1].moved.size()).arg(c_.diffs[r - 1].compared);
+    const auto delta = makespanDelta(c_, r);
     const QStringList cells = {
         q(run.method),
         makespan ? formatDuration(*makespan) : QStringLiteral("–"),
+        r == 0  ? tr("reference")
+        : delta ? deltaText(*delta)
+                : QStringLiteral("–"),
         std::isnan(ratio) ? QStringLiteral("–") : QStringLiteral("%1×").arg(ratio, 0, 'f', 3),
         std::isnan(util) ? QStringLiteral("–") : QStringLiteral("%1 %").arg(util * 100, 0, 'f', 1),
         moved,
@@ -485,6 +664,14 @@ QString comparisonCsv(const RunComparison& c) {
   row(QStringLiteral("method"), [&](size_t r) { return csvField(q(c.runs[r].method)); });
   row(QStringLiteral("makespan_us"),
       [&](size_t r) { return csvNumber(figure(c.runs[r], "makespan_us")); });
+  row(QStringLiteral("delta_makespan_us"), [&](size_t r) {
+    const auto d = makespanDelta(c, r);
+    return d ? csvNumber(d->first) : QString();
+  });
+  row(QStringLiteral("delta_makespan_percent"), [&](size_t r) {
+    const auto d = makespanDelta(c, r);
+    return d ? csvNumber(d->second) : QString();
+  });
   row(QStringLiteral("lower_bound_us"),
       [&](size_t r) { return csvNumber(figure(c.runs[r], "lower_bound_us")); });
   row(QStringLiteral("ratio_to_bound"),

@@ -207,10 +207,15 @@ views::RunComparison RunsController::comparison(const QList<qint64>& ids, QStrin
           timeline = std::move(t);
       c.timelines.push_back(std::move(timeline));
     }
+    // Every series any run has, for the compare window's picker; the chosen one shows first.
+    for (size_t r = 0; r < series.size(); ++r)
+      for (const sessions::SeriesInfo& info : series[r]) {
+        std::vector<sessions::Series>& perRun = c.all_series[info.name];
+        perRun.resize(ids.size());
+        perRun[r] = sessions::loadSeries(store, ids[static_cast<int>(r)], info.name);
+      }
     c.series_name = chooseSeries(series);
-    for (qint64 id : ids)
-      c.series.push_back(c.series_name.empty() ? sessions::Series{}
-                                               : sessions::loadSeries(store, id, c.series_name));
+    if (!c.series_name.empty()) c.series = c.all_series[c.series_name];
     // As `doppler runs compare`: each placement against the first run's.
     for (int i = 1; i < ids.size(); ++i)
       c.diffs.push_back(sessions::placementDiff(store, ids.front(), ids[i]));

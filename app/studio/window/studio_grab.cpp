@@ -5,6 +5,7 @@
 #include "app/studio/window/studio_grab.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
@@ -69,6 +70,10 @@ QStringList grabViews(MainWindow& w, const QString& dir) {
   // Every grab waits for the job runner, then lets posted resizes and repaints through.
   auto settle = [&w] {
     w.waitSettled(60000);
+    QCoreApplication::processEvents();
+    // Outside an event loop, processEvents() leaves deleteLater()s pending: a chart's removed
+    // axes would still be drawn under the new ones.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     QCoreApplication::processEvents();
   };
   auto save = [&](QWidget* w, const QString& name) {
@@ -334,6 +339,10 @@ QStringList grabViews(MainWindow& w, const QString& dir) {
       save(runs->dock(), QStringLiteral("runs.png"));
       runs->compareRuns({ids.begin(), ids.end()});
       save(runs->compareView(), QStringLiteral("runs-compare.png"));
+      // As a reader of a noisy series sets it: smoothed, the raw curves faint beneath.
+      runs->compareView()->setSmoothing(0.6);
+      save(runs->compareView(), QStringLiteral("runs-compare-smoothed.png"));
+      runs->compareView()->setSmoothing(0);
       runs->compareView()->hide();
       graphView->graphScene()->setMarked({});
       runs->dock()->hide();
