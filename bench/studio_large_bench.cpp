@@ -1,7 +1,8 @@
-// Opening a 20,000-node ONNX model in the studio until the first picture (issue "Bring your own
-// model": goal under 5 s). Builds a GPT-2-style model of 409 decoder blocks with the ONNX C++ API
-// (tests/support/onnx_models.h; 49 nodes a block), writes it to a temporary file, opens the studio
-// offscreen, and then, as File > Open does, opens the model and measures:
+// Opening a 20,000-node ONNX model in the studio until the first picture (goal: 2 s). Builds a
+// GPT-2-style model of 409 decoder blocks with the ONNX C++ API (tests/support/onnx_models.h; 49
+// nodes a block), writes it to a temporary file, opens the studio offscreen with the model as its
+// file (`doppler-studio model.onnx`: start -> first picture), and then, on a fresh window, as File
+// > Open does, opens the model and measures:
 //   - import alone (importOnnxFile, on this thread, for reference);
 //   - open -> graph in the document (the import job), -> first paint of the graph view with its
 //     layout (groups), -> placement shown, -> everything settled;
@@ -47,6 +48,14 @@ class FirstPaint : public QObject {
   const QElapsedTimer& clock_;
 };
 
+// The graph view shows the model's drawing (not the demo's), laid out.
+bool showsTheModel(doppler::studio::MainWindow& w) {
+  const doppler::views::GraphView* view = w.graphView();
+  const auto& graph = w.document()->graph();
+  return view->hasLayout() && view->display() && graph && view->display()->full() == graph &&
+         graph->nodeCount() > 1000;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -87,6 +96,26 @@ int main(int argc, char** argv) {
 
   studio::StudioOptions options;
   options.fresh = true;
+  // As a user starts it, `doppler-studio model.onnx`: from the window's construction (the
+  // application is up) to the first picture of the model's graph.
+  double startedMs = -1;
+  {
+    studio::StudioOptions withFile = options;
+    withFile.file = path;
+    QElapsedTimer start;
+    start.start();
+    studio::MainWindow started(withFile);
+    FirstPaint paint(
+        started.graphView()->viewport(), [&] { return showsTheModel(started); }, start);
+    started.resize(1600, 1000);
+    started.show();
+    QElapsedTimer extra;
+    extra.start();
+    while (paint.ms < 0 && extra.elapsed() < 300000) QApplication::processEvents();
+    startedMs = paint.ms;
+    started.waitSettled(300000);
+  }
+
   studio::MainWindow w(options);
   w.resize(1600, 1000);
   w.show();
@@ -112,13 +141,7 @@ int main(int argc, char** argv) {
   });
   views::GraphView* view = w.graphView();
   FirstPaint firstPaint(
-      view->viewport(),
-      [&] {
-        return view->hasLayout() && view->display() && w.document()->graph() &&
-               view->display()->full() == w.document()->graph() &&
-               w.document()->graph()->nodeCount() > 1000;
-      },
-      clock);
+      view->viewport(), [&] { return showsTheModel(w); }, clock);
 
   clock.restart();
   lastTick = 0;
@@ -135,8 +158,10 @@ int main(int argc, char** argv) {
 
   const auto& d = *view->display();
   const views::LayoutResultPtr layout = view->graphScene()->layout();
+  std::printf("%-44s %8.0f ms   (goal < 2000 ms)\n", "start with the model -> first picture",
+              startedMs);
   std::printf("%-44s %8.0f ms\n", "open -> graph in the document (import job)", graphMs);
-  std::printf("%-44s %8.0f ms   (goal < 5000 ms)\n", "open -> first picture of the graph",
+  std::printf("%-44s %8.0f ms   (goal < 2000 ms)\n", "open -> first picture of the graph",
               firstPaint.ms);
   std::printf("%-44s %8.0f ms\n", "open -> placement shown", placedMs);
   std::printf("%-44s %8.0f ms\n", "open -> settled (layout, placement, timeline)", settledMs);

@@ -122,9 +122,12 @@ class FirstStartTest : public QObject {
       sessions::RunStore store(target.toStdString());
       const sessions::RunInfo& trained =
           *std::find_if(runs.begin(), runs.end(), [](const auto& r) { return r.kind == "train"; });
-      // One report per stored makespan point: the curve drawn is the stored one.
-      QCOMPARE(w->trainingPage()->dashboard()->charts()->reportCount(),
+      // One report per stored makespan point: the curve drawn is the stored one, its episodes
+      // on the episode axis and its distillation updates on their own.
+      const views::TrainingCharts* charts = w->trainingPage()->dashboard()->charts();
+      QCOMPARE(charts->reportCount() + charts->distillReportCount(),
                long(sessions::loadSeries(store, trained.id, "makespan_us").steps.size()));
+      QVERIFY(charts->distillReportCount() > 0);
       // The copied checkpoint is the run's latest, so it resolves wherever the build tree goes.
       const auto checkpoints = sessions::listCheckpoints(store, trained.id);
       QVERIFY(!checkpoints.empty());

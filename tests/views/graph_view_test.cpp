@@ -3,10 +3,12 @@
 #include "views/graph/graph_view.h"
 
 #include <QLineEdit>
+#include <QPainter>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 
+#include "core/graph/generators.h"
 #include "tests/support/mouse.h"
 #include "tests/views/synthetic.h"
 #include "views/common/image_export.h"
@@ -148,6 +150,29 @@ class GraphViewTest : public QObject {
     QVERIFY(view_->atFit());
   }
 
+  void zoomedInTheViewFollowsTheStepperPick() {
+    const int n = snapshot_->graph->nodeCount();
+    auto overlayAt = [&](int chosen) {
+      auto o = std::make_shared<StepOverlay>();
+      o->steps = n;
+      o->placed.assign(n, 0);
+      o->plan.nodes.resize(n);
+      for (int v = 0; v < n; ++v) o->plan.nodes[v] = {v, v % 4, 0, 1};
+      o->chosen = chosen;
+      return o;
+    };
+    auto onScreen = [&](int v) {
+      return view_->viewport()->rect().contains(view_->viewportPosOfNode(v));
+    };
+    view_->zoomBy(8);
+    view_->centerOn(view_->graphScene()->nodeRect(0).center());
+    QVERIFY(onScreen(0));
+    QVERIFY(!onScreen(n - 1));
+    view_->setStepOverlay(overlayAt(n - 1));
+    QVERIFY(onScreen(n - 1));
+    view_->setStepOverlay(nullptr);
+  }
+
   void clickSelectsHoverLights() {
     const int v = 40;
     const QPoint p = view_->viewportPosOfNode(v);
@@ -253,6 +278,83 @@ class GraphViewTest : public QObject {
     sel_->setSelected(123);
     QCOMPARE(view_->graphScene()->selected(), d.shownOf(123));
     QCOMPARE(view_->graphScene()->layout()->engine, QStringLiteral("dot"));
+    // Moves since the last setting ring the groups holding them, and the legend says so.
+    auto moved = std::make_shared<PlacementSnapshot>(*view_->graphScene()->snapshot());
+    moved->moved = {5, 123};
+    view_->setSnapshot(moved);
+    QCOMPARE(view_->graphScene()->movedCount(), 2);
+    bool named = false;
+    for (const LegendEntry& e : view_->header().legend)
+      named |= e.text.startsWith(QStringLiteral("moved device since last setting (2)"));
+    QVERIFY(named);
+  }
+
+  // Zoomed out, a large drawing's plain nodes and edges are painted in batches by colour: each
+  // node still shows its own device's colour, where it is.
+  void zoomedOutALargeGraphPaintsEveryNodeInItsColour() {
+    auto g = std::make_shared<const DataflowGraph>(testing::layeredGraph(800, 30));
+    GraphScene scene;
+    scene.setFont(view_->font());
+    const LayoutInput input = makeLayoutInput(*g, view_->font());
+    scene.setGraph(g, input.hash);
+    scene.setSnapshot(testing::snapshotOf(g, 4, "heft"));
+    QVERIFY(scene.setLayout(std::make_shared<const LayoutResult>(computeLayout(input))));
+    const QRectF all = scene.sceneRect();
+    const double s = 0.2;  // below both batch levels
+    QImage image(QSize(int(all.width() * s) + 1, int(all.height() * s) + 1),
+                 QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    {
+      QPainter p(&image);
+      scene.render(&p, QRectF(QPointF(0, 0), QSizeF(all.size() * s)), all);
+    }
+    int checked = 0;
+    for (int v = 0; v < g->nodeCount(); ++v) {
+      if (scene.criticalPath().onPath[v]) continue;  // ringed: drawn by its item
+      const QPointF c = (scene.nodeRect(v).center() - all.topLeft()) * s;
+      QCOMPARE(image.pixelColor(c.toPoint()).rgb(), scene.nodeFill(v).rgb());
+      ++checked;
+    }
+    QVERIFY(checked > 400);
+  }
+
+  // Zoomed out past the items' own labels, the heaviest groups are named at a legible size,
+  // the heaviest first, none over another; zoomed in, the items label themselves.
+  void zoomedOutTheHeaviestGroupsAreNamed() {
+    auto g = std::make_shared<const DataflowGraph>(testing::layeredGraph(600, 30));
+    view_->setSnapshot(testing::snapshotOf(g, 4));
+    QVERIFY(view_->hasLayout());
+    const GraphScene* scene = view_->graphScene();
+    const DisplayGraph& d = *view_->display();
+    const QRectF all = scene->sceneRect();
+    const double s = 0.15;
+    const QTransform at =
+        QTransform::fromTranslate(-all.left(), -all.top()) * QTransform::fromScale(s, s);
+    const QRectF visible(0, 0, all.width() * s, all.height() * s);
+    const auto marks = scene->landmarks(at, view_->font(), visible);
+    QVERIFY(marks.size() >= 5);
+    int most = 0;
+    for (int v = 0; v < d.shownCount(); ++v) most = std::max(most, d.memberCount(v));
+    QCOMPARE(d.memberCount(marks.front().node), most);
+    for (size_t i = 0; i < marks.size(); ++i) {
+      QVERIFY(visible.contains(marks[i].rect));
+      QVERIFY(marks[i].rect.height() >= QFontMetricsF(view_->font()).height());
+      QVERIFY(marks[i].text.contains(QStringLiteral("\u00d7%1").arg(d.memberCount(marks[i].node))));
+      for (size_t j = 0; j < i; ++j) QVERIFY(!marks[i].rect.intersects(marks[j].rect));
+    }
+    QVERIFY(scene->landmarks(QTransform(), view_->font(), QRectF()).empty());
+  }
+
+  // A wide model's 300 groups can have so many edges between them that dot runs for minutes
+  // (a LLaMA layer on 16 x 8 shards: 880 edges, 100 s): such a drawing has fewer groups.
+  void aDenseCoarseDrawingHasFewerGroups() {
+    auto g = std::make_shared<const DataflowGraph>(
+        generateGraph("llama-layer", {{"head_shards", 16}, {"batch_shards", 8}, {"batch", 8}}));
+    QCOMPARE(g->nodeCount(), 1832);
+    const DisplayGraph d = DisplayGraph::of(g);
+    QVERIFY(d.coarse());
+    QVERIFY(d.shown()->edgeCount() <= kCoarseMaxEdges);
+    QVERIFY(d.shownCount() >= kCoarsenFloor);
   }
 
   void aLargeDrawingIsLaidOutWithSfdp() {

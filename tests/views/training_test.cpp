@@ -24,6 +24,7 @@
 #include <cmath>
 #include <random>
 
+#include "views/common/legend_bar.h"
 #include "views/common/param_editors.h"
 #include "views/common/theme.h"
 #include "views/training/minmax_decimator.h"
@@ -275,8 +276,13 @@ class TrainingTest : public QObject {
     QVERIFY(local->isVisible());
     QVERIFY(local->name().startsWith(QStringLiteral("local search")));
     QChart* chart = charts.makespanView()->chart();
-    QVERIFY(chart->legend()->markers(lower).first()->isVisible());
-    QVERIFY(!chart->legend()->markers(critical).first()->isVisible());
+    auto legendHas = [&](const QString& start) {
+      for (const LegendEntry& e : charts.legend()->entries())
+        if (e.text.startsWith(start)) return true;
+      return false;
+    };
+    QVERIFY(legendHas(QStringLiteral("lower bound 10.0 ms")));
+    QVERIFY(!legendHas(QStringLiteral("critical path")));
     // The bound is inside the y-range, though no episode comes near it.
     auto* y = qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).first());
     QVERIFY(y->min() <= 10.0);
@@ -285,7 +291,28 @@ class TrainingTest : public QObject {
     charts.redrawNow();
     QVERIFY(critical->isVisible());
     QCOMPARE(critical->count(), 2);
-    QVERIFY(chart->legend()->markers(critical).first()->isVisible());
+    QVERIFY(legendHas(QStringLiteral("critical path 12.0 ms")));
+  }
+
+  // The legend flows over rows as the chart narrows: every entry stays whole.
+  void theLegendWrapsInsteadOfCutting() {
+    TrainingCharts charts;
+    charts.resize(1400, 500);
+    charts.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&charts));
+    charts.reset(100);
+    charts.setReferences({10'000, 12'000, 11'000});
+    const LegendBar* legend = charts.legend();
+    QCOMPARE(int(legend->entries().size()), 7);
+    QTRY_VERIFY(legend->height() > 0);
+    const int wide = legend->height();
+    charts.resize(500, 500);
+    QTRY_VERIFY(legend->height() > wide);
+    QCOMPARE(legend->height(), legend->heightForWidth(legend->width()));
+    bool greedy = false;
+    for (const LegendEntry& e : legend->entries())
+      greedy |= e.text == QStringLiteral("greedy evaluation");
+    QVERIFY(greedy);
   }
 
   void evaluationsAreMarkedWhereReported() {
@@ -565,6 +592,23 @@ class TrainingTest : public QObject {
     const QImage image = d.grab().toImage();
     QVERIFY(!image.isNull());
     QCOMPARE(d.charts()->series(QStringLiteral("makespan"))->count() > 0, true);
+    // The updates are on the distillation chart's axis, not appended to the episodes (where
+    // their missing losses read as drops to zero).
+    TrainingCharts* charts = d.charts();
+    QCOMPARE(charts->reportCount(), 6L);
+    QCOMPARE(charts->distillReportCount(), 30L);
+    QVERIFY(!charts->distillView()->isHidden());
+    for (const QPointF& pt : charts->series(QStringLiteral("selLoss"))->points())
+      QVERIFY(pt.x() <= 24);
+    QList<QAbstractAxis*> distillX = charts->distillView()->chart()->axes(Qt::Horizontal);
+    QCOMPARE(distillX.size(), 1);
+    QCOMPARE(qobject_cast<QValueAxis*>(distillX[0])->max(), 300.0);
+    auto* target = qobject_cast<QXYSeries*>(charts->distillView()->chart()->series()[0]);
+    QCOMPARE(target->objectName(), QStringLiteral("distillTarget"));
+    QCOMPARE(target->at(0).y(), 17.6);
+    charts->reset(10);
+    QVERIFY(charts->distillView()->isHidden());
+    QCOMPARE(charts->distillReportCount(), 0L);
   }
 
   // A small chart whose values first sit on one number (a tick interval of ~1e-12) and then

@@ -13,11 +13,13 @@ class QPainter;
 namespace doppler::views {
 
 struct LegendEntry {
-  enum class Kind { Swatch, Line, Outline, DashedOutline, Hatch, Dotted };
+  // Dot and Diamond: a chart's point markers.
+  enum class Kind { Swatch, Line, Outline, DashedOutline, Hatch, Dotted, Dot, Diamond };
   Kind kind = Kind::Swatch;
   QColor color;
   QString text;
-  double width = 2;  // Line and outlines
+  double width = 2;                    // Line and outlines
+  Qt::PenStyle style = Qt::SolidLine;  // Line
 };
 
 struct ViewHeader {
@@ -30,5 +32,11 @@ struct ViewHeader {
 int headerHeight(const ViewHeader& header, const QFont& base, int width);
 // Paints the header into the top of `area` (with a translucent band behind it); returns its height.
 int paintHeader(QPainter& p, const ViewHeader& header, const QFont& base, const QRect& area);
+
+// A legend alone, flowing over as many rows as `width` needs (a chart's, which never cuts an
+// entry short as Qt Charts' own legend does when the chart is narrow).
+int legendHeight(const std::vector<LegendEntry>& legend, const QFont& base, int width);
+void paintLegend(QPainter& p, const std::vector<LegendEntry>& legend, const QFont& base,
+                 const QRect& area);
 
 }  // namespace doppler::views

@@ -30,6 +30,11 @@ DisplayGraph DisplayGraph::of(std::shared_ptr<const DataflowGraph> full, int coa
   }
   const std::shared_ptr<const DataflowGraph>& source = d.full_;
   auto coarse = std::make_shared<const DataflowGraph>(coarsenGraph(*source, target));
+  // Coarsening takes milliseconds; a layout of too many edges between groups, minutes.
+  while (coarse->groups && coarse->edgeCount() > kCoarseMaxEdges && target > kCoarsenFloor) {
+    target = std::max(kCoarsenFloor, target * 7 / 10);
+    coarse = std::make_shared<const DataflowGraph>(coarsenGraph(*source, target));
+  }
   if (!coarse->groups) {  // nothing merged
     d.self_.resize(d.fullCount());
     for (int v = 0; v < d.fullCount(); ++v) d.self_[v] = v;

@@ -25,6 +25,12 @@ struct PlacementSnapshot;
 inline constexpr int kCoarsenAbove = 400;
 // How many groups a coarse drawing has at most (dot lays out 300 boxes in well under a second).
 inline constexpr int kCoarsenTarget = 300;
+// How many edges a coarse drawing has at most: dot's time grows steeply with the edges between
+// groups (a 1,832-node LLaMA layer on 8 shards in 300 groups has 880 of them and took 100 s to
+// lay out; in 150 groups, 474 edges, 4 s; in 100, 338 edges, 1 s), so a drawing with more is
+// coarsened into fewer groups, down to kCoarsenFloor.
+inline constexpr int kCoarseMaxEdges = 360;
+inline constexpr int kCoarsenFloor = 40;
 
 class DisplayGraph {
  public:

@@ -22,6 +22,13 @@ QColor blendColors(const QColor& a, const QColor& b, double towardB) {
                           a.blueF() + (b.blueF() - a.blueF()) * towardB);
 }
 
+// Zoomed out on a large graph (NodeItem::fast), the nodes and edges with nothing of their own to
+// show (no ring, no outline, no label at that zoom) are painted by one BatchLayer per kind,
+// grouped by colour: a few fills and line lists instead of thousands of item paints. Below these
+// levels of detail an item draws only a flat box or a chord, which is what the batch draws.
+constexpr qreal kBatchNodesBelowLod = 0.3;
+constexpr qreal kBatchEdgesBelowLod = 0.5;
+
 }  // namespace
 
 class NodeItem : public QGraphicsItem {
@@ -33,13 +40,25 @@ class NodeItem : public QGraphicsItem {
     setZValue(3);
   }
   QRectF boundingRect() const override { return rect.adjusted(-12, -12, 12, 12); }
-  void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) override {
+  // Drawn by the node batch when zoomed out: a large graph's node with no ring or glow.
+  bool batched() const {
+    return fast && !group && !critical && !moved && !marked && !hovered && !selected &&
+           comparedDevice < 0 && step != StepRole::Ready && step != StepRole::Chosen;
+  }
+  // The fill as drawn: not yet placed, the planned device's colour most of the way to the
+  // background.
+  QColor shownFill() const {
     const Theme& t = Theme::current();
+    const bool faded = step == StepRole::Unplaced || step == StepRole::Ready;
+    return faded ? blendColors(fill, t.background, t.dark ? 0.72 : 0.78) : fill;
+  }
+  void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) override {
     const qreal lod = option->levelOfDetailFromTransform(p->worldTransform());
+    if (lod < kBatchNodesBelowLod && batched()) return;
+    const Theme& t = Theme::current();
     const qreal px = 1.0 / std::max(0.01, lod);  // one screen pixel in item units
     const bool faded = step == StepRole::Unplaced || step == StepRole::Ready;
-    // Not yet placed: the planned device's colour, most of the way to the background.
-    const QColor shown = faded ? blendColors(fill, t.background, t.dark ? 0.72 : 0.78) : fill;
+    const QColor shown = shownFill();
     const QColor border =
         faded ? blendColors(fill, t.background, 0.45) : fill.darker(t.dark ? 60 : 150);
     if (step == StepRole::Chosen) {
@@ -183,15 +202,23 @@ class EdgeItem : public QGraphicsItem {
     setZValue(0);
   }
   QRectF boundingRect() const override { return bounds; }
+  // Drawn by the edge batch when zoomed out: a large graph's edge that is not emphasised.
+  bool batched() const { return fast && !critical && !highlighted; }
+  // The colour and width of an edge that is not emphasised.
+  std::pair<QColor, qreal> plainPen() const {
+    const Theme& t = Theme::current();
+    QColor c = cross ? t.crossEdge : t.localEdge;
+    // Faded toward the background rather than translucent: Qt strokes a translucent curve as an
+    // outline and fills it (so overlaps do not blend twice), which costs twice the frame.
+    if (dim) c = blendColors(c, t.background, 0.72);
+    return {c, cross ? width : 1.0};
+  }
   void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) override {
     const Theme& t = Theme::current();
     // Overlays stay at least 2 px wide on screen however far the view is zoomed out.
     const qreal lod = std::max(0.01, option->levelOfDetailFromTransform(p->worldTransform()));
-    QColor c = cross ? t.crossEdge : t.localEdge;
-    qreal w = cross ? width : 1.0;
-    // Faded toward the background rather than translucent: Qt strokes a translucent curve as an
-    // outline and fills it (so overlaps do not blend twice), which costs twice the frame.
-    if (dim) c = blendColors(c, t.background, 0.72);
+    if (lod < kBatchEdgesBelowLod && batched()) return;
+    auto [c, w] = plainPen();
     if (critical) {
       c = t.critical;
       w = std::max({w, 2.5, 2.0 / lod});
@@ -206,13 +233,6 @@ class EdgeItem : public QGraphicsItem {
     const bool aa = !fast || critical || highlighted;
     p->setRenderHint(QPainter::Antialiasing, aa);
     p->setPen(pen);
-    if (fast && !aa && lod < 0.5) {
-      // Zoomed out on a large graph: the chord is indistinguishable from the curve and the
-      // arrowhead is a pixel or two; a line costs a fraction of stroking the path.
-      p->drawLine(chord);
-      p->setRenderHint(QPainter::Antialiasing, true);
-      return;
-    }
     p->setBrush(Qt::NoBrush);
     p->drawPath(path);
     p->setPen(Qt::NoPen);
@@ -260,7 +280,89 @@ class GroupFrameItem : public QGraphicsItem {
   QFont font;
 };
 
-GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {}
+// The plain nodes or edges of a large graph, zoomed out, in one paint grouped by colour (see
+// kBatchNodesBelowLod). Above those levels of detail it draws nothing and the items draw
+// themselves; the items it stands for draw nothing below them.
+class BatchLayer : public QGraphicsItem {
+ public:
+  BatchLayer(const std::vector<NodeItem*>* nodes, const std::vector<EdgeItem*>* edges,
+             QRectF bounds)
+      : nodes_(nodes), edges_(edges), bounds_(bounds) {
+    // Edges under everything they connect; nodes under the ringed nodes that draw themselves.
+    setZValue(nodes ? 2.9 : 0.5);
+  }
+  QRectF boundingRect() const override { return bounds_; }
+  void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) override {
+    const qreal lod = option->levelOfDetailFromTransform(p->worldTransform());
+    if (nodes_ && lod < kBatchNodesBelowLod) paintNodes(p, option->exposedRect);
+    if (edges_ && lod < kBatchEdgesBelowLod) paintEdges(p);
+  }
+
+ private:
+  void paintNodes(QPainter* p, const QRectF& exposed) const {
+    std::vector<std::pair<QRgb, QList<QRectF>>> byColor;
+    for (const NodeItem* n : *nodes_) {
+      if (!n->batched()) continue;
+      const QRectF r = n->rect.translated(n->pos());
+      if (!exposed.isEmpty() && !exposed.intersects(r)) continue;
+      const QRgb c = n->shownFill().rgba();
+      auto it =
+          std::find_if(byColor.begin(), byColor.end(), [c](const auto& b) { return b.first == c; });
+      if (it == byColor.end()) it = byColor.insert(byColor.end(), {c, {}});
+      it->second.append(r);
+    }
+    p->setRenderHint(QPainter::Antialiasing, false);
+    p->setPen(Qt::NoPen);
+    for (const auto& [color, rects] : byColor) {
+      p->setBrush(QColor::fromRgba(color));
+      p->drawRects(rects.constData(), static_cast<int>(rects.size()));
+    }
+    p->setRenderHint(QPainter::Antialiasing, true);
+  }
+  void paintEdges(QPainter* p) const {
+    // Same-device edges first, then the cross-device ones over them, as the items stack.
+    struct Bucket {
+      bool cross;
+      QRgb color;
+      qreal width;
+      QList<QLineF> lines;
+    };
+    std::vector<Bucket> buckets;
+    for (const EdgeItem* e : *edges_) {
+      if (!e->batched()) continue;
+      const auto [color, width] = e->plainPen();
+      // Widths to a tenth: a handful of pens for thousands of edges, none visibly different.
+      const qreal w = std::max(0.1, std::round(width * 10) / 10);
+      const QRgb c = color.rgba();
+      auto it = std::find_if(buckets.begin(), buckets.end(), [&](const Bucket& b) {
+        return b.cross == e->cross && b.color == c && b.width == w;
+      });
+      if (it == buckets.end()) it = buckets.insert(buckets.end(), {e->cross, c, w, {}});
+      it->lines.append(e->chord);
+    }
+    std::stable_sort(buckets.begin(), buckets.end(),
+                     [](const Bucket& a, const Bucket& b) { return !a.cross && b.cross; });
+    p->setRenderHint(QPainter::Antialiasing, false);
+    for (const Bucket& b : buckets) {
+      QPen pen(QColor::fromRgba(b.color), b.width);
+      pen.setCapStyle(Qt::FlatCap);
+      p->setPen(pen);
+      p->drawLines(b.lines.constData(), static_cast<int>(b.lines.size()));
+    }
+    p->setRenderHint(QPainter::Antialiasing, true);
+  }
+
+  const std::vector<NodeItem*>* nodes_;
+  const std::vector<EdgeItem*>* edges_;
+  QRectF bounds_;
+};
+
+GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
+  // No BSP index: the view paints most of the scene most of the time (fitted), where walking the
+  // tree costs more than testing every item's bounds (2,000 nodes fitted: about 3 ms of 13), and
+  // nodeAt() tests the node boxes itself.
+  setItemIndexMethod(NoIndex);
+}
 GraphScene::~GraphScene() = default;
 
 void GraphScene::setGraph(std::shared_ptr<const DataflowGraph> graph, uint64_t layoutHash) {
@@ -362,6 +464,10 @@ void GraphScene::build() {
     frames_.push_back(frame);
   }
   setSceneRect(QRectF(-20, -20, layout_->width + 40, layout_->height + 40));
+  if (fast) {
+    addItem(new BatchLayer(nullptr, &edges_, sceneRect()));
+    addItem(new BatchLayer(&nodes_, nullptr, sceneRect()));
+  }
   restyle();
 }
 
@@ -381,6 +487,7 @@ void GraphScene::setSnapshot(SnapshotPtr snapshot) {
 void GraphScene::restyle() {
   crossEdges_ = 0;
   device_.clear();
+  workUs_.clear();
   if (nodes_.empty() || !snapshot_ || !display_ || snapshot_->graph != display_->full()) {
     Q_EMIT contentChanged();
     return;
@@ -403,6 +510,7 @@ void GraphScene::restyle() {
   const DisplayPlacement placed =
       placementOnDisplay(d, *snapshot_, a, showCritical_ ? &critical_ : nullptr);
   device_ = placed.device;
+  workUs_ = placed.workUs;
   // The moved outlines compare the tuner's last two placements; while stepping they would be
   // read as the branch's changes, so they rest. Full nodes light the drawn node holding them.
   std::vector<char> moved(n, 0);
@@ -543,11 +651,10 @@ int GraphScene::comparedDevice(int node) const {
 }
 
 int GraphScene::nodeAt(const QPointF& scenePos) const {
-  for (QGraphicsItem* item : items(scenePos, Qt::IntersectsItemBoundingRect, Qt::DescendingOrder)) {
-    if (auto* node = dynamic_cast<NodeItem*>(item))
-      if (node->rect.translated(node->pos()).adjusted(-2, -2, 2, 2).contains(scenePos))
-        return node->index;
-  }
+  // Nodes share one z-value: the one added last is drawn on top.
+  for (auto it = nodes_.rbegin(); it != nodes_.rend(); ++it)
+    if ((*it)->rect.translated((*it)->pos()).adjusted(-2, -2, 2, 2).contains(scenePos))
+      return (*it)->index;
   return -1;
 }
 
@@ -558,7 +665,10 @@ QRectF GraphScene::nodeRect(int node) const {
 
 int GraphScene::movedCount() const {
   if (overlay_) return 0;  // not drawn while stepping (see restyle)
-  return snapshot_ && snapshot_->graph == graph_ ? static_cast<int>(snapshot_->moved.size()) : 0;
+  // The placement is of the full graph, also when the drawing is of its groups (whose rings
+  // then stand for the moved members they hold).
+  const bool same = snapshot_ && display_ && snapshot_->graph == display_->full();
+  return same ? static_cast<int>(snapshot_->moved.size()) : 0;
 }
 
 void GraphScene::setStepOverlay(StepOverlayPtr overlay) {
@@ -681,6 +791,74 @@ void GraphScene::paintStepBadges(QPainter& p, const QTransform& toDevice, const 
     p.setFont(b.chosen ? bold : small);
     p.setPen(b.chosen ? Theme::textOn(accent) : t.text);
     p.drawText(where, Qt::AlignCenter, text);
+  }
+  p.restore();
+}
+
+std::vector<GraphScene::Landmark> GraphScene::landmarks(const QTransform& toDevice,
+                                                        const QFont& font,
+                                                        const QRectF& visible) const {
+  std::vector<Landmark> out;
+  if (nodes_.empty() || !display_ || overlay_) return out;  // stepping: the badges speak
+  const double zoom = std::sqrt(std::abs(toDevice.determinant()));
+  // The levels of detail from which the items draw their own labels (NodeItem::paint).
+  constexpr double kNodeLabels = 0.45, kGroupLabels = 0.3;
+  if (zoom > kNodeLabels) return out;
+  const DisplayGraph& d = *display_;
+  std::vector<int> order;
+  for (int v = 0; v < static_cast<int>(nodes_.size()); ++v)
+    if (!(nodes_[v]->group && zoom > kGroupLabels)) order.push_back(v);
+  auto work = [&](int v) { return v < static_cast<int>(workUs_.size()) ? workUs_[v] : 0.0; };
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    const int ma = d.memberCount(a), mb = d.memberCount(b);
+    return ma != mb ? ma > mb : work(a) > work(b);
+  });
+  const QFontMetricsF fm(font);
+  constexpr size_t kMost = 48;  // a map names dozens of places, not hundreds
+  for (int v : order) {
+    if (out.size() >= kMost) break;
+    const QRectF box = toDevice.mapRect(nodes_[v]->rect.translated(nodes_[v]->pos()));
+    if (!visible.isEmpty() && !visible.contains(box.center())) continue;
+    QString text = QString::fromStdString(graph_->node(v).id);
+    if (d.isGroup(v)) text += QStringLiteral(" \u00b7 \u00d7%1").arg(d.memberCount(v));
+    text = fm.elidedText(text, Qt::ElideMiddle, 220);
+    const QSizeF size(fm.horizontalAdvance(text) + 12, fm.height() + 4);
+    // On the node, else just above or below it: the first place clear of the names already set.
+    bool placed = false;
+    for (const double dy : {0.0, -(box.height() / 2 + size.height() / 2 + 2),
+                            box.height() / 2 + size.height() / 2 + 2}) {
+      const QRectF r(box.center() + QPointF(-size.width() / 2, dy - size.height() / 2), size);
+      if (!visible.isEmpty() && !visible.contains(r)) continue;
+      if (std::any_of(out.begin(), out.end(), [&](const Landmark& l) {
+            return l.rect.adjusted(-3, -2, 3, 2).intersects(r);
+          }))
+        continue;
+      out.push_back({v, text, r});
+      placed = true;
+      break;
+    }
+    (void)placed;
+  }
+  return out;
+}
+
+void GraphScene::paintLandmarks(QPainter& p, const QTransform& toDevice, const QFont& font) const {
+  const QRectF visible = p.viewport().isEmpty() ? QRectF() : QRectF(p.window());
+  const std::vector<Landmark> marks = landmarks(toDevice, font, visible);
+  if (marks.empty()) return;
+  const Theme& t = Theme::current();
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing, true);
+  p.setFont(font);
+  QColor back = t.background;
+  back.setAlpha(225);
+  for (const Landmark& m : marks) {
+    // Outlined in the colour the node is filled with, so a name reads as its node's.
+    p.setPen(QPen(nodeFill(m.node), 1.6));
+    p.setBrush(back);
+    p.drawRoundedRect(m.rect, 4, 4);
+    p.setPen(t.text);
+    p.drawText(m.rect, Qt::AlignCenter, m.text);
   }
   p.restore();
 }

@@ -85,6 +85,19 @@ class GraphScene : public QGraphicsScene {
   // scene coordinates to the painter's.
   void paintStepBadges(QPainter& p, const QTransform& toDevice, const QFont& font) const;
 
+  // Zoomed out below the levels where the items label themselves, the drawing would be boxes
+  // without a word: the heaviest drawn nodes (groups by member count, then nodes by compute
+  // time) are named at a constant, legible size instead, as a map names its largest towns,
+  // none over another. `visible` is the painter's area in device coordinates (empty: all).
+  struct Landmark {
+    int node = -1;  // drawn node
+    QString text;   // "id" or, for a group, "id · ×members"
+    QRectF rect;    // device coordinates
+  };
+  std::vector<Landmark> landmarks(const QTransform& toDevice, const QFont& font,
+                                  const QRectF& visible) const;
+  void paintLandmarks(QPainter& p, const QTransform& toDevice, const QFont& font) const;
+
   bool hasLayout() const { return !nodes_.empty() || (graph_ && graph_->nodeCount() == 0); }
   uint64_t layoutHash() const { return hash_; }
   // The drawn graph (the full graph, or its groups).
@@ -131,7 +144,8 @@ class GraphScene : public QGraphicsScene {
   std::vector<NodeItem*> nodes_;
   std::vector<EdgeItem*> edges_;
   std::vector<GroupFrameItem*> frames_;
-  std::vector<int> device_;  // per drawn node while a placement is shown
+  std::vector<int> device_;     // per drawn node while a placement is shown
+  std::vector<double> workUs_;  // per drawn node: its members' compute time, likewise
   std::vector<int> marked_;
   Comparison comparison_;
   StepOverlayPtr overlay_;

@@ -334,6 +334,10 @@ void GraphView::setStepOverlay(StepOverlayPtr overlay) {
   // The legend gains or loses the stepper's rows: a fitted view fits again under it. Steps
   // alone keep the header's height, so stepping never moves the graph.
   if (before >= 0 && before != currentHeaderHeight() && atFit_ && hasLayout()) fitAll();
+  // Zoomed in (or fitted along the breadth of a large graph), the view follows the chosen node:
+  // a step whose pick lies off screen would otherwise show nothing happening.
+  if (const StepOverlayPtr& o = scene_->stepOverlay(); o && o->chosen >= 0 && hasLayout())
+    ensureNodeVisible(shownNodeOf(o->chosen));
   viewport()->update();
 }
 
@@ -603,11 +607,11 @@ void GraphView::renderClean(QPainter& p, const QSize& size) {
     scene_->render(&p, target, scene_->sceneRect(), Qt::KeepAspectRatio);
     const QRectF sr = scene_->sceneRect();
     const double s = target.width() / sr.width();
-    scene_->paintStepBadges(p,
-                            QTransform::fromTranslate(-sr.left(), -sr.top()) *
-                                QTransform::fromScale(s, s) *
-                                QTransform::fromTranslate(target.left(), target.top()),
-                            font());
+    const QTransform toImage = QTransform::fromTranslate(-sr.left(), -sr.top()) *
+                               QTransform::fromScale(s, s) *
+                               QTransform::fromTranslate(target.left(), target.top());
+    scene_->paintLandmarks(p, toImage, font());
+    scene_->paintStepBadges(p, toImage, font());
   }
   paintHeader(p, h, font(), QRect(QPoint(0, 0), size));
 }
@@ -650,7 +654,10 @@ void GraphView::drawForeground(QPainter* painter, const QRectF&) {
     painter->setFont(titleFont(*this, 1.1, false));
     painter->drawText(area, Qt::AlignCenter, hint);
   }
-  if (hasLayout()) scene_->paintStepBadges(*painter, viewportTransform(), font());
+  if (hasLayout()) {
+    scene_->paintLandmarks(*painter, viewportTransform(), font());
+    scene_->paintStepBadges(*painter, viewportTransform(), font());
+  }
   paintHeader(*painter, header(), font(), area);
   painter->restore();
 }

@@ -377,9 +377,15 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
   if (!st.criticalNodes.empty() || !st.criticalEdges.empty()) {
     p.setPen(QPen(theme.critical, 2));
     p.setBrush(Qt::NoBrush);
+    // A bar too narrow for an outline to leave its fill visible (a zoomed-out timeline of
+    // thousands of events) is marked by a strip along its top instead: outlined, every lane on
+    // the path would read in the path's colour rather than its device's.
     auto outline = [&](const QRectF& r) {
-      if (!r.isNull() && r.right() >= geo.plotLeft && r.left() <= geo.plotRight)
+      if (r.isNull() || r.right() < geo.plotLeft || r.left() > geo.plotRight) return;
+      if (r.width() >= 8)
         p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
+      else
+        p.fillRect(QRectF(r.left(), r.top() - 1, r.width(), 3), theme.critical);
     };
     for (size_t v = 0; v < st.criticalNodes.size() && v < data.nodeLane.size(); ++v)
       if (st.criticalNodes[v]) outline(nodeRect(static_cast<int>(v)));

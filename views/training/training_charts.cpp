@@ -9,13 +9,13 @@
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegend>
-#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
 #include <algorithm>
 #include <limits>
 
+#include "views/common/legend_bar.h"
 #include "views/common/nice_ticks.h"
 #include "views/common/theme.h"
 #include "views/training/minmax_decimator.h"
@@ -136,7 +136,8 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
   connect(timer_, &QTimer::timeout, this, &TrainingCharts::redrawNow);
 
   makespanChart_ = newChart(tr("Makespan per episode"));
-  makespanChart_->legend()->setAlignment(Qt::AlignTop);
+  // The legend is a LegendBar above the chart: Qt's cuts its entries short in a narrow chart.
+  makespanChart_->legend()->hide();
   axisX_ = new QValueAxis;
   axisX_->setTitleText(tr("episode"));
   axisY_ = new QValueAxis;
@@ -177,7 +178,34 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
   refLabels_[2]->setText(tr("local search"));
   connect(makespanChart_, &QChart::plotAreaChanged, this, [this] { placeReferenceLabels(); });
   makespanView_ = newView(makespanChart_, QStringLiteral("makespanChart"));
-  makespanView_->setMinimumSize(360, 220);
+  makespanView_->setMinimumSize(360, 200);
+  legend_ = new LegendBar;
+  legend_->setObjectName(QStringLiteral("makespanLegend"));
+
+  // Distillation, on its own axis of updates.
+  QChart* distill = newChart(tr("Distillation of the best episode"));
+  distill->legend()->hide();  // the title and the y-axis say what the two lines are
+  distillAxisX_ = new QValueAxis;
+  distillAxisX_->setTitleText(tr("distillation update"));
+  distillAxisY_ = new QValueAxis;
+  distillAxisX_->setTruncateLabels(false);
+  distillAxisY_->setTruncateLabels(false);
+  distill->addAxis(distillAxisX_, Qt::AlignBottom);
+  distill->addAxis(distillAxisY_, Qt::AlignLeft);
+  distillGreedy_ = new QLineSeries;
+  distillGreedy_->setObjectName(QStringLiteral("distillGreedy"));
+  distillGreedy_->setName(tr("greedy policy"));
+  distillTarget_ = new QLineSeries;
+  distillTarget_->setObjectName(QStringLiteral("distillTarget"));
+  distillTarget_->setName(tr("best episode"));
+  attach(distill, distillTarget_, distillAxisX_, distillAxisY_);
+  attach(distill, distillGreedy_, distillAxisX_, distillAxisY_);
+  distillView_ = newView(distill, QStringLiteral("distillChart"));
+  distillView_->setMinimumSize(200, 200);
+  distillView_->setToolTip(
+      tr("After the episodes, the best episode is distilled into the policy: the greedy "
+         "policy's makespan (solid) by update, against the best episode's (dashed)"));
+  distillView_->hide();
 
   auto addSmall = [this](const QString& name, const QString& title,
                          std::vector<std::pair<QString, const std::vector<double>*>> lines,
@@ -224,7 +252,15 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(2);
-  layout->addWidget(makespanView_, 3);
+  auto* top = new QHBoxLayout;
+  top->setSpacing(2);
+  auto* makespanColumn = new QVBoxLayout;
+  makespanColumn->setSpacing(0);
+  makespanColumn->addWidget(legend_);
+  makespanColumn->addWidget(makespanView_, 1);
+  top->addLayout(makespanColumn, 3);
+  top->addWidget(distillView_, 1);
+  layout->addLayout(top, 3);
   auto* row = new QHBoxLayout;
   row->setSpacing(2);
   for (QChartView* v : smallViews_) row->addWidget(v, 1);
@@ -243,8 +279,10 @@ void TrainingCharts::reset(long plannedEpisodes) {
   window_ = planned_ > 0 ? static_cast<int>(std::clamp(planned_ / 50, 10L, 1000L)) : 100;
   mean_->setName(tr("mean of %1").arg(window_));
   for (auto* v : {&episode_, &makespan_, &meanY_, &selLoss_, &plcLoss_, &entropy_, &lr_, &speed_,
-                  &bestX_, &bestY_, &evalX_, &evalY_})
+                  &bestX_, &bestY_, &evalX_, &evalY_, &distillX_, &distillGreedyUs_})
     v->clear();
+  distillTargetUs_ = NAN;
+  distillView_->hide();
   finite_.clear();
   sum_ = 0;
   sinceExactSum_ = 0;
@@ -288,11 +326,42 @@ void TrainingCharts::updateReferenceLines() {
     series->setVisible(present);
     if (!present) series->clear();
     // A hidden series keeps its legend entry unless told otherwise.
-    for (QLegendMarker* m : makespanChart_->legend()->markers(series)) m->setVisible(present);
   }
+  updateLegend();
+}
+
+void TrainingCharts::updateLegend() {
+  using K = LegendEntry::Kind;
+  // From the series' own pens and colours: the legend shows what is drawn.
+  QColor cloud = scatter_->color();
+  cloud.setAlpha(200);
+  std::vector<LegendEntry> entries = {
+      {K::Dot, cloud, scatter_->name()},
+      {K::Line, mean_->pen().color(), mean_->name(), mean_->pen().widthF()},
+      {K::Line, best_->pen().color(), best_->name(), best_->pen().widthF()},
+      {K::Diamond, evals_->color(), evals_->name()}};
+  for (QLineSeries* line : {lowerBound_, criticalPath_, localSearch_})
+    if (line->isVisible())
+      entries.push_back(
+          {K::Line, line->pen().color(), line->name(), line->pen().widthF(), line->pen().style()});
+  legend_->setEntries(std::move(entries));
 }
 
 void TrainingCharts::addProgress(const train::TrainProgress& p) {
+  if (p.distill_update > 0) {
+    // Distillation steps are updates, not episodes: they have their own chart and axis, and no
+    // losses per half, entropy or speed to add to the episodes' (they would read as drops).
+    distillX_.push_back(static_cast<double>(p.distill_update));
+    distillGreedyUs_.push_back(p.evaluated ? p.greedy_makespan_us : NAN);
+    if (std::isfinite(p.best_makespan_us)) distillTargetUs_ = p.best_makespan_us;
+    if (unitUs_ == 0 && std::isfinite(distillTargetUs_) && distillTargetUs_ > 0) {
+      unitUs_ = distillTargetUs_ >= 1e6 ? 1e6 : distillTargetUs_ >= 1e3 ? 1e3 : 1.0;
+      updateReferenceLines();
+    }
+    distillView_->show();
+    scheduleRedraw();
+    return;
+  }
   // The x-axis must not run backwards (the decimator relies on sorted x): a repeated episode
   // number stays where the previous report was.
   const double x = episode_.empty() ? static_cast<double>(p.episode)
@@ -388,7 +457,7 @@ void TrainingCharts::redrawSmall(SmallChart& c, double x0, double x1) {
   for (size_t i = 0; i < c.lines.size(); ++i)
     replacePoints(c.lines[i], points[i], scale, &extent, x0, x1);
   if (extent.empty())
-    c.y->setRange(0, 1);
+    setNiceRange(c.y, NAN, NAN);  // fixed ticks first: see setNiceAxis
   else
     setNiceRange(c.y, extent.lo, extent.hi);
 }
@@ -435,7 +504,7 @@ void TrainingCharts::redrawNow() {
   // the range would squash the part of the run worth looking at, so the cloud may widen the
   // range by half again at most and is clipped beyond.
   if (lines.empty() && cloud.empty()) {
-    axisY_->setRange(0, 1);
+    setNiceRange(axisY_, NAN, NAN);
   } else {
     double lo = std::min(lines.lo, cloud.lo), hi = lines.hi;
     if (lines.empty()) hi = cloud.hi;
@@ -444,6 +513,36 @@ void TrainingCharts::redrawNow() {
   }
   for (SmallChart& c : small_) redrawSmall(c, x0, x1);
   placeReferenceLabels();
+  redrawDistillation();
+}
+
+void TrainingCharts::redrawDistillation() {
+  if (distillX_.empty()) {
+    distillGreedy_->clear();
+    distillTarget_->clear();
+    return;
+  }
+  const double scale = unitScale();
+  const double x1 = std::max(1.0, distillX_.back());
+  const int width = std::max(8, distillView_->width() - 60);
+  std::vector<XY> points;
+  decimateMinMax(distillX_, distillGreedyUs_, 0, x1, width, points);
+  Extent extent;
+  replacePoints(distillGreedy_, points, scale, &extent);
+  distillGreedy_->setPointsVisible(points.size() < 40);
+  if (std::isfinite(distillTargetUs_)) {
+    distillTarget_->replace(
+        QList<QPointF>{{0, distillTargetUs_ / scale}, {x1, distillTargetUs_ / scale}});
+    extent.add(distillTargetUs_ / scale);
+  } else {
+    distillTarget_->clear();
+  }
+  setNiceAxis(distillAxisX_, 0, x1, 3);
+  distillAxisY_->setTitleText(tr("makespan (%1)").arg(unitName()));
+  if (extent.empty())
+    setNiceRange(distillAxisY_, NAN, NAN);
+  else
+    setNiceRange(distillAxisY_, extent.lo, extent.hi);
 }
 
 void TrainingCharts::placeReferenceLabels() {
@@ -477,7 +576,7 @@ QXYSeries* TrainingCharts::series(const QString& name) const {
 
 void TrainingCharts::applyTheme() {
   const Theme& t = Theme::current();
-  std::vector<QChart*> charts{makespanChart_};
+  std::vector<QChart*> charts{makespanChart_, distillView_->chart()};
   for (const SmallChart& c : small_) charts.push_back(c.view->chart());
   for (QChart* chart : charts) {
     // setTheme() resets every series' and axis' colours: everything below comes after it.
@@ -498,6 +597,10 @@ void TrainingCharts::applyTheme() {
     }
   }
   for (QChartView* v : smallViews_) v->setBackgroundBrush(t.background);
+  distillView_->setBackgroundBrush(t.background);
+  distillGreedy_->setPen(QPen(kEvalColor, 2));
+  distillGreedy_->setColor(kEvalColor);
+  distillTarget_->setPen(QPen(kBestColor, 1.8, Qt::DashLine));
   makespanView_->setBackgroundBrush(t.background);
 
   // The cloud is faint so that the mean and the best read over it; on a dark background the same

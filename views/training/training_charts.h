@@ -3,7 +3,12 @@
 //   - makespan: every episode's makespan (a faded scatter), its moving mean, the best so far (a
 //     step line), the greedy evaluations (markers), and reference lines for the lower bound and
 //     the critical-path and local-search makespans;
-//   - four small charts: SEL and PLC losses, entropy, learning rate, episodes per second.
+//   - four small charts: SEL and PLC losses, entropy, learning rate, episodes per second;
+//   - after the episodes, the distillation of the best episode into the policy on an axis of its
+//     own (distillation updates, not episodes): the greedy policy's makespan by update against
+//     the best episode it is distilling. Its reports stay out of the episode charts, whose
+//     losses, entropy and speed it does not have.
+// The makespan chart's legend flows over rows (LegendBar) rather than cutting entries short.
 // Appending stores the report's numbers (amortised O(1)); drawing happens at most 20 times a
 // second, from series reduced to two points per pixel column (minmax_decimator.h), so a run of
 // 50,000 episodes redraws as fast as one of 500.
@@ -23,6 +28,8 @@ class QValueAxis;
 class QXYSeries;
 
 namespace doppler::views {
+
+class LegendBar;
 
 // Makespans the training is measured against, in microseconds; NaN = not known (no line).
 struct TrainingReferences {
@@ -60,6 +67,12 @@ class TrainingCharts : public QWidget {
   QChartView* makespanView() const { return makespanView_; }
   // The chart views of the small charts, in order (losses, entropy, learning rate, speed).
   const std::vector<QChartView*>& smallViews() const { return smallViews_; }
+  // The distillation chart (shown once a distillation report arrived) and its series by name:
+  // "distillGreedy" (the greedy makespan by update), "distillTarget" (the best episode).
+  QChartView* distillView() const { return distillView_; }
+  long distillReportCount() const { return static_cast<long>(distillX_.size()); }
+  // The makespan chart's legend, as drawn.
+  const LegendBar* legend() const { return legend_; }
   // The width in pixels the makespan chart's series were last decimated for.
   int makespanPlotWidth() const { return lastPlotWidth_; }
 
@@ -81,6 +94,8 @@ class TrainingCharts : public QWidget {
   double unitScale() const;  // microseconds per axis unit
   QString unitName() const;
   void redrawSmall(SmallChart& c, double x0, double x1);
+  void redrawDistillation();
+  void updateLegend();
 
   QTimer* timer_;
   QChartView* makespanView_;
@@ -99,6 +114,12 @@ class TrainingCharts : public QWidget {
   QGraphicsSimpleTextItem* refLabels_[3];
   std::vector<SmallChart> small_;
   std::vector<QChartView*> smallViews_;
+  LegendBar* legend_;
+  QChartView* distillView_;
+  QValueAxis* distillAxisX_;
+  QValueAxis* distillAxisY_;
+  QLineSeries* distillGreedy_;
+  QLineSeries* distillTarget_;
 
   TrainingReferences refs_;
   long planned_ = 0;
@@ -115,6 +136,10 @@ class TrainingCharts : public QWidget {
   // Sparse series: the best so far as a step line (its corners), the greedy evaluations.
   std::vector<double> bestX_, bestY_, evalX_, evalY_;
   double bestSoFar_ = NAN;
+  // Distillation: per report its update, the greedy makespan (NaN where not measured) and the
+  // best episode's makespan it distils.
+  std::vector<double> distillX_, distillGreedyUs_;
+  double distillTargetUs_ = NAN;
 };
 
 }  // namespace doppler::views
