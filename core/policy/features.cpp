@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/graph/input_error.h"
 #include "core/heuristics/list_scheduler.h"
 #include "core/sim/lower_bound.h"
 
@@ -71,7 +72,67 @@ std::string fingerprint(const CostTable& c, const std::string& name) {
          std::to_string(c.edges()) + "e/" + std::to_string(c.devices()) + "d:" + buf;
 }
 
-GraphFeatures graphFeatures(const CostTable& c, const std::string& name) {
+namespace {
+
+// The longest paths graphFeatures follows: per node, the successor (predecessor) that realises
+// its bottom (top) level, ties by the lowest node index.
+struct PathSteps {
+  std::vector<int> next, prev;
+};
+
+PathSteps pathSteps(const CostTable& c, const std::vector<double>& bl,
+                    const std::vector<double>& tl) {
+  const int n = c.nodes();
+  PathSteps s{std::vector<int>(n, -1), std::vector<int>(n, -1)};
+  for (int v = 0; v < n; ++v) {
+    double best = -1;
+    for (const int* e = c.outBegin(v); e != c.outEnd(v); ++e) {
+      const int w = c.edgeDst(*e);
+      const double len = c.meanTransfer(*e) + bl[w];
+      const int cmp = s.next[v] < 0 ? 1 : compareNear(len, best);
+      if (cmp > 0 || (cmp == 0 && w < s.next[v])) s.next[v] = w, best = len;
+    }
+    best = -1;
+    for (const int* e = c.inBegin(v); e != c.inEnd(v); ++e) {
+      const int u = c.edgeSrc(*e);
+      const double len = tl[u] + c.meanCompute(u) + c.meanTransfer(*e);
+      const int cmp = s.prev[v] < 0 ? 1 : compareNear(len, best);
+      if (cmp > 0 || (cmp == 0 && u < s.prev[v])) s.prev[v] = u, best = len;
+    }
+  }
+  return s;
+}
+
+// The summed length of every node's path along `step` (the node itself included), each length
+// memoised: O(nodes) in all.
+int64_t summedPathLengths(const std::vector<int>& step) {
+  std::vector<int64_t> len(step.size(), 0);
+  std::vector<int> pending;
+  int64_t total = 0;
+  for (size_t v = 0; v < step.size(); ++v) {
+    int u = static_cast<int>(v);
+    while (u >= 0 && len[u] == 0) {
+      pending.push_back(u);
+      u = step[u];
+    }
+    int64_t l = u >= 0 ? len[u] : 0;
+    while (!pending.empty()) {
+      len[pending.back()] = ++l;
+      pending.pop_back();
+    }
+    total += len[v];
+  }
+  return total;
+}
+
+}  // namespace
+
+int64_t pathPairCount(const CostTable& c) {
+  const PathSteps s = pathSteps(c, bottomLevels(c), topLevels(c));
+  return summedPathLengths(s.next) + summedPathLengths(s.prev);
+}
+
+GraphFeatures graphFeatures(const CostTable& c, const std::string& name, int64_t maxPathPairs) {
   GraphFeatures f;
   const int n = c.nodes(), m = c.edges();
   f.nodes = n;
@@ -130,22 +191,17 @@ GraphFeatures graphFeatures(const CostTable& c, const std::string& name) {
 
   // Longest paths: the successor (predecessor) that realises the bottom (top) level, ties by the
   // lowest node index, followed to an exit (entry).
-  std::vector<int> next(n, -1), prev(n, -1);
-  for (int v = 0; v < n; ++v) {
-    double best = -1;
-    for (const int* e = c.outBegin(v); e != c.outEnd(v); ++e) {
-      const int w = c.edgeDst(*e);
-      const double len = c.meanTransfer(*e) + bl[w];
-      const int cmp = next[v] < 0 ? 1 : compareNear(len, best);
-      if (cmp > 0 || (cmp == 0 && w < next[v])) next[v] = w, best = len;
-    }
-    best = -1;
-    for (const int* e = c.inBegin(v); e != c.inEnd(v); ++e) {
-      const int u = c.edgeSrc(*e);
-      const double len = tl[u] + c.meanCompute(u) + c.meanTransfer(*e);
-      const int cmp = prev[v] < 0 ? 1 : compareNear(len, best);
-      if (cmp > 0 || (cmp == 0 && u < prev[v])) prev[v] = u, best = len;
-    }
+  const PathSteps steps = pathSteps(c, bl, tl);
+  const std::vector<int>& next = steps.next;
+  const std::vector<int>& prev = steps.prev;
+  if (maxPathPairs > 0) {
+    const int64_t pairs = summedPathLengths(next) + summedPathLengths(prev);
+    if (pairs > maxPathPairs)
+      throw InputError(name, "graph",
+                       "its nodes' longest paths hold " + std::to_string(pairs) +
+                           " (node, member) pairs, more than the " + std::to_string(maxPathPairs) +
+                           " the policy may gather here (they grow as nodes times depth); coarsen "
+                           "it first (doppler graph coarsen -n 2000)");
   }
   double total = 0;
   for (int v = 0; v < n; ++v) {

@@ -44,7 +44,13 @@ struct GraphFeatures {
 
 // Identifies a (graph, device set) pair by its costs: "name:76n/80e/4d:<64-bit hash>".
 std::string fingerprint(const CostTable& costs, const std::string& name);
-GraphFeatures graphFeatures(const CostTable& costs, const std::string& name = {});
+// `maxPathPairs` > 0: throws InputError (where = "graph") when the b- and t-paths of all nodes
+// hold more (node, member) pairs than that, before allocating them. They grow as nodes times
+// depth: a 20,000-node transformer has about 10^8, which training would gather into tens of GB.
+GraphFeatures graphFeatures(const CostTable& costs, const std::string& name = {},
+                            int64_t maxPathPairs = 0);
+// The (node, member) pairs graphFeatures' b- and t-paths hold, without building them.
+int64_t pathPairCount(const CostTable& costs);
 
 // Three-way comparison with a relative tolerance of 1e-9 (as the list schedulers use).
 int compareNear(double a, double b);

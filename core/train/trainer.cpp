@@ -3,6 +3,8 @@
 // state, the distillation of the best episode, and stage III's rollback and early stop.
 #include "core/train/trainer.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -31,6 +33,16 @@ uint64_t episodeSeed(uint64_t seed, long episode) {
   return z ^ (z >> 31);
 }
 
+// The most (node, member) path pairs a graph may have for training: the batched recompute
+// gathers a hidden-wide row per pair, with its gradient and the sums (about 12 bytes per hidden
+// unit per pair), and that must stay within 8 GiB or half this machine's memory.
+int64_t maxTrainingPathPairs(int hidden) {
+  double budget = 8.0 * (1ull << 30);
+  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && pageSize > 0) budget = std::min(budget, 0.5 * pages * pageSize);
+  return static_cast<int64_t>(budget / (12.0 * std::max(1, hidden)));
+}
+
 }  // namespace
 
 struct Trainer::State {
@@ -38,7 +50,8 @@ struct Trainer::State {
       : costs(c),
         pol(p),
         config(std::move(cfg)),
-        features(policy::graphFeatures(c, config.graph_name)),
+        features(
+            policy::graphFeatures(c, config.graph_name, maxTrainingPathPairs(p.config().hidden))),
         tensors(policy::toTensors(features)),
         sim(c, config.sim),
         interchangeable(devicesInterchangeable(c)),

@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/graph/input_error.h"
 #include "core/heuristics/list_scheduler.h"
+#include "core/policy/features.h"
 #include "core/policy/policy.h"
 #include "core/sim/cost_table.h"
 #include "tests/support/data.h"
@@ -92,4 +94,23 @@ TEST(Episode, AnyReadyNodeCanBePlacedOnAnyDevice) {
 }
 
 }  // namespace
+
+// The path features grow as nodes times depth; a caller with a budget is told before they are
+// built (training a 20,000-node transformer would have gathered 10^8 of them, about 50 GB).
+TEST(GraphFeaturesPaths, TheirPairsAreCountedBeforeTheyAreBuilt) {
+  const CostTable costs(doppler::testing::readTestGraph("ffnn_60nodes.txt"), DeviceSet::uniform(3));
+  const GraphFeatures f = graphFeatures(costs);
+  const int64_t pairs = static_cast<int64_t>(f.bpath_node.size() + f.tpath_node.size());
+  EXPECT_EQ(pathPairCount(costs), pairs);
+  EXPECT_NO_THROW(graphFeatures(costs, "ffnn", pairs));
+  try {
+    graphFeatures(costs, "ffnn", pairs - 1);
+    FAIL() << "accepted more path pairs than allowed";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "ffnn");
+    EXPECT_NE(std::string(e.what()).find(std::to_string(pairs)), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("coarsen"), std::string::npos);
+  }
+}
+
 }  // namespace doppler::policy
