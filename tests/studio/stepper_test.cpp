@@ -4,6 +4,7 @@
 // whose parent is the original, and reopen that run's recorded decisions.
 #include <QComboBox>
 #include <QDockWidget>
+#include <QLabel>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -19,8 +20,10 @@
 #include "sessions/queries.h"
 #include "sessions/run_store.h"
 #include "tests/studio/studio_test_support.h"
+#include "views/common/theme.h"
 #include "views/graph/graph_view.h"
 #include "views/stepper/stepper_widget.h"
+#include "views/timeline/timeline_view.h"
 
 using namespace doppler;
 using namespace doppler::studio;
@@ -203,6 +206,24 @@ class StepperTest : public QObject {
     QCOMPARE(session()->source().kind, StepperSource::Kind::Recorded);
     QCOMPARE(session()->branch().assignment, saved);
     QCOMPARE(session()->branches().size(), size_t(1));
+    // Replayed, every makespan on screen says whose and which it is: the graph (filled with the
+    // replay's devices) names the replay, not the tuner's method; the stepper's final figure is
+    // the stored run's simulated makespan, labelled so; the plan's is labelled planned.
+    session()->setStep(session()->steps());
+    QCoreApplication::processEvents();
+    const QString graphHeader = w_->graphView()->header().subtitle;
+    QVERIFY2(graphHeader.contains(QStringLiteral("stepping run %1").arg(*branchRun)),
+             qPrintable(graphHeader));
+    auto* stepper = w_->stepperPage()->widget();
+    QCOMPARE(stepper->findChild<QLabel*>(QStringLiteral("finalMakespan"))->text(),
+             formatDuration(info.figures.at("makespan_us")));
+    bool simulatedCaption = false, plannedCaption = false;
+    for (QLabel* l : stepper->findChildren<QLabel*>()) {
+      simulatedCaption |= l->text() == QStringLiteral("simulated, final");
+      plannedCaption |= l->text() == QStringLiteral("planned so far");
+    }
+    QVERIFY(simulatedCaption && plannedCaption);
+    QVERIFY(w_->timelineView()->header().subtitle.contains(QStringLiteral("planned so far")));
   }
 
   // The shipped general policy steps through the demo graph without any training, and its greedy

@@ -3,7 +3,18 @@
 #include <QPainter>
 #include <QResizeEvent>
 
+#include "views/common/theme.h"
+
 namespace doppler::views {
+namespace {
+
+QFont titleFontOf(const QFont& base) {
+  QFont f = base;
+  f.setBold(true);
+  return f;
+}
+
+}  // namespace
 
 LegendBar::LegendBar(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("legendBar"));
@@ -18,8 +29,18 @@ void LegendBar::setEntries(std::vector<LegendEntry> entries) {
   update();
 }
 
+void LegendBar::setTitle(const QString& title) {
+  title_ = title;
+  fitHeight();
+  update();
+}
+
+int LegendBar::titleHeight() const {
+  return title_.isEmpty() ? 0 : QFontMetrics(titleFontOf(font())).height() + 4;
+}
+
 int LegendBar::heightForWidth(int width) const {
-  return entries_.empty() ? 0 : legendHeight(entries_, font(), width) + 2;
+  return titleHeight() + (entries_.empty() ? 0 : legendHeight(entries_, font(), width) + 2);
 }
 
 QSize LegendBar::sizeHint() const {
@@ -40,7 +61,17 @@ void LegendBar::resizeEvent(QResizeEvent* event) {
 
 void LegendBar::paintEvent(QPaintEvent*) {
   QPainter p(this);
-  paintLegend(p, entries_, font(), QRect(0, 1, width(), height() - 1));
+  // The chart's background, so that the bar and its chart read as one picture in either theme.
+  const Theme& t = Theme::current();
+  p.fillRect(rect(), t.background);
+  const int top = titleHeight();
+  if (top > 0) {
+    p.setFont(titleFontOf(font()));
+    p.setPen(t.text);
+    p.drawText(QRect(0, 2, width(), top - 2), Qt::AlignHCenter | Qt::AlignVCenter,
+               QFontMetrics(p.font()).elidedText(title_, Qt::ElideRight, width()));
+  }
+  paintLegend(p, entries_, font(), QRect(0, top + 1, width(), height() - top - 1));
 }
 
 }  // namespace doppler::views

@@ -15,6 +15,9 @@ class LegendBar : public QWidget {
   explicit LegendBar(QWidget* parent = nullptr);
 
   void setEntries(std::vector<LegendEntry> entries);
+  // A bold line above the entries (a chart's title, which then stays above its legend).
+  void setTitle(const QString& title);
+  const QString& title() const { return title_; }
   const std::vector<LegendEntry>& entries() const { return entries_; }
 
   bool hasHeightForWidth() const override { return true; }
@@ -28,7 +31,9 @@ class LegendBar : public QWidget {
 
  private:
   void fitHeight();
+  int titleHeight() const;
   std::vector<LegendEntry> entries_;
+  QString title_;
 };
 
 }  // namespace doppler::views

@@ -814,7 +814,7 @@ std::vector<GraphScene::Landmark> GraphScene::landmarks(const QTransform& toDevi
     return ma != mb ? ma > mb : work(a) > work(b);
   });
   const QFontMetricsF fm(font);
-  constexpr size_t kMost = 48;  // a map names dozens of places, not hundreds
+  constexpr size_t kMost = 30;  // a map names dozens of places, not hundreds
   for (int v : order) {
     if (out.size() >= kMost) break;
     const QRectF box = toDevice.mapRect(nodes_[v]->rect.translated(nodes_[v]->pos()));
@@ -824,20 +824,17 @@ std::vector<GraphScene::Landmark> GraphScene::landmarks(const QTransform& toDevi
     text = fm.elidedText(text, Qt::ElideMiddle, 220);
     const QSizeF size(fm.horizontalAdvance(text) + 12, fm.height() + 4);
     // On the node, else just above or below it: the first place clear of the names already set.
-    bool placed = false;
     for (const double dy : {0.0, -(box.height() / 2 + size.height() / 2 + 2),
                             box.height() / 2 + size.height() / 2 + 2}) {
       const QRectF r(box.center() + QPointF(-size.width() / 2, dy - size.height() / 2), size);
       if (!visible.isEmpty() && !visible.contains(r)) continue;
       if (std::any_of(out.begin(), out.end(), [&](const Landmark& l) {
-            return l.rect.adjusted(-3, -2, 3, 2).intersects(r);
+            return l.rect.adjusted(-14, -8, 14, 8).intersects(r);
           }))
         continue;
       out.push_back({v, text, r});
-      placed = true;
       break;
     }
-    (void)placed;
   }
   return out;
 }

@@ -385,9 +385,14 @@ ViewHeader GraphView::header() const {
   if (s && display_ && s->graph == display_->full()) {
     // The makespan too, labelled, so that the graph presented alone or exported into slides says
     // what the placement achieves (the stepper's overlay has its own, planned, in the timeline).
-    parts << QString::fromStdString(s->devices->name) << QString::fromStdString(s->settings.method);
-    if (!scene_->stepOverlay())
-      parts << tr("simulated makespan %1").arg(formatDuration(s->makespan()));
+    // While stepping, the fill is the stepped plan's, not the tuner's placement: the header
+    // names the plan.
+    const StepOverlayPtr& stepping = scene_->stepOverlay();
+    parts << QString::fromStdString(s->devices->name)
+          << (stepping && !stepping->source.empty()
+                  ? tr("stepping %1").arg(QString::fromStdString(stepping->source))
+                  : QString::fromStdString(s->settings.method));
+    if (!stepping) parts << tr("simulated makespan %1").arg(formatDuration(s->makespan()));
     parts << tr("%1 edges cross devices").arg(scene_->crossEdgeCount());
     const int d = s->devices->size();
     const int shown = std::min(d, 12);

@@ -11,8 +11,10 @@
 namespace doppler::views {
 
 struct StepOverlay {
-  int step = 0;   // the decision about to be taken (0..steps); steps = the episode is complete
-  int steps = 0;  // decisions in the episode (the graph's node count)
+  std::string source;  // what is stepped through, as the stepper names it ("critical-path
+                       // (tuner settings)", "best episode of training run 3 (31.1 ms)")
+  int step = 0;        // the decision about to be taken (0..steps); steps = the episode is complete
+  int steps = 0;       // decisions in the episode (the graph's node count)
   // The ready set at `step`, each candidate with its score (empty once the episode is complete).
   std::vector<CandidateScore> ready;
   std::string node_score;  // what the scores mean ("upward rank (us)", "SEL probability", ...)

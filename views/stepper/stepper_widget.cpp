@@ -196,8 +196,17 @@ StepperWidget::StepperWidget(QWidget* parent) : QWidget(parent) {
   auto* metrics = new QGridLayout;
   metrics->setHorizontalSpacing(18);
   metrics->setVerticalSpacing(0);
-  soFarCaption_ = caption(tr("makespan so far"));
-  finalCaption_ = caption(tr("final makespan"));
+  // Two models, named: the plan (each node appended to its device's queue in decision order,
+  // as the list scheduler plans) and the work-conserving simulator's run of the final placement,
+  // the figure every other makespan in the studio is. They can differ at the last step.
+  soFarCaption_ = caption(tr("planned so far"));
+  soFarCaption_->setToolTip(
+      tr("The plan's makespan over the nodes placed so far: each node appended to its device's "
+         "queue in the order decided (the timeline draws this plan)"));
+  finalCaption_ = caption(tr("simulated, final"));
+  finalCaption_->setToolTip(
+      tr("This branch's final placement run by the work-conserving simulator, as the toolbar's "
+         "makespan is for the tuner's placement"));
   originalCaption_ = caption(tr("original"));
   soFar_ = new QLabel;
   soFar_->setObjectName(QStringLiteral("makespanSoFar"));

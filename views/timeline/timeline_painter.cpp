@@ -521,7 +521,7 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
   if (st.stepMarkerUs >= 0) {
     const double x = xOf(st.stepMarkerUs);
     if (x >= geo.plotLeft - 1 && x <= geo.plotRight + 1) {
-      const QString text = QStringLiteral("so far %1").arg(formatDuration(st.stepMarkerUs));
+      const QString text = QStringLiteral("planned so far %1").arg(formatDuration(st.stepMarkerUs));
       const double w = fm.horizontalAdvance(text) + 12;
       // Left of the line when it would run off the right edge.
       const double left = x + w + 2 > geo.plotRight ? x - w : x;

@@ -202,11 +202,12 @@ ViewHeader TimelineView::header() const {
   const Theme& t = Theme::current();
   if (overlay_) {
     h.title = tr("Timeline, planned, step %1/%2").arg(overlay_->step).arg(overlay_->steps);
-    h.subtitle =
-        tr("%1 on %2 · so far %3 · planned makespan %4")
-            .arg(QString::fromStdString(s.settings.method), QString::fromStdString(s.devices->name),
-                 formatDuration(overlay_->partial_makespan_us),
-                 formatDuration(overlay_->plan.makespan_us));
+    h.subtitle = tr("%1 on %2 · planned so far %3 · planned makespan %4")
+                     .arg(QString::fromStdString(overlay_->source.empty() ? s.settings.method
+                                                                          : overlay_->source),
+                          QString::fromStdString(s.devices->name),
+                          formatDuration(overlay_->partial_makespan_us),
+                          formatDuration(overlay_->plan.makespan_us));
   } else if (measured_) {
     const MeasuredRun& m = *measured_;
     h.title = tr("Timeline, measured");
@@ -267,7 +268,7 @@ ViewHeader TimelineView::header() const {
     QColor faint = t.mutedText;
     faint.setAlphaF(0.3);
     h.legend.push_back({LegendEntry::Kind::Swatch, faint, tr("not placed yet (faint)")});
-    h.legend.push_back({LegendEntry::Kind::Line, stepAccent(), tr("makespan so far"), 2});
+    h.legend.push_back({LegendEntry::Kind::Line, stepAccent(), tr("planned so far"), 2});
   }
   if (state_.selected >= 0)
     h.legend.push_back(

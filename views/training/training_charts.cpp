@@ -181,6 +181,9 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent) {
   makespanView_->setMinimumSize(360, 200);
   legend_ = new LegendBar;
   legend_->setObjectName(QStringLiteral("makespanLegend"));
+  // The title goes above the legend, as in every other chart: the chart's own would sit below.
+  legend_->setTitle(makespanChart_->title());
+  makespanChart_->setTitle(QString());
 
   // Distillation, on its own axis of updates.
   QChart* distill = newChart(tr("Distillation of the best episode"));

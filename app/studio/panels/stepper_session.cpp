@@ -242,6 +242,7 @@ views::StepOverlayPtr StepperSession::overlay() const {
   if (!active()) return nullptr;
   auto o = std::make_shared<views::StepOverlay>();
   const Branch& b = branch();
+  o->source = source_.label.toStdString();
   o->step = step_;
   o->steps = steps();
   o->node_score = b.trace->node_score;

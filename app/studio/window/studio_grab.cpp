@@ -311,6 +311,17 @@ QStringList grabViews(MainWindow& w, const QString& dir) {
     settle();
     save(w.trainingPage()->dock(), QStringLiteral("training.png"));
     save(&w, QStringLiteral("window-training.png"));
+    // Its best episode replayed in the stepper (a recorded order: no scores), mid-way and at
+    // the end, where every makespan on screen must be the same placement's or say whose it is.
+    if (dashboard->bestPlacementAvailable()) {
+      Q_EMIT dashboard->openBestInStepperRequested();
+      settle();
+      stepper->setStep(stepper->steps() / 2);
+      save(&w, QStringLiteral("window-stepper-replay.png"));
+      stepper->setStep(stepper->steps());
+      save(&w, QStringLiteral("window-stepper-replay-end.png"));
+      w.stepperPage()->dock()->hide();
+    }
     // Stage III from that run's policy: its expectation, then a short run on real executions.
     const QString policy = w.trainingPage()->controller()->checkpoint();
     dashboard->setStage(train::Stage::Real);
