@@ -327,20 +327,21 @@ class GraphViewTest : public QObject {
     const GraphScene* scene = view_->graphScene();
     const DisplayGraph& d = *view_->display();
     const QRectF all = scene->sceneRect();
-    const double s = 0.15;
+    const double s = 0.25;
     const QTransform at =
         QTransform::fromTranslate(-all.left(), -all.top()) * QTransform::fromScale(s, s);
     const QRectF visible(0, 0, all.width() * s, all.height() * s);
     const auto marks = scene->landmarks(at, view_->font(), visible);
-    QVERIFY(marks.size() >= 5);
-    int most = 0;
-    for (int v = 0; v < d.shownCount(); ++v) most = std::max(most, d.memberCount(v));
-    QCOMPARE(d.memberCount(marks.front().node), most);
+    QVERIFY(marks.size() >= 3);
     for (size_t i = 0; i < marks.size(); ++i) {
       QVERIFY(visible.contains(marks[i].rect));
       QVERIFY(marks[i].rect.height() >= QFontMetricsF(view_->font()).height());
       QVERIFY(marks[i].text.contains(QStringLiteral("\u00d7%1").arg(d.memberCount(marks[i].node))));
+      if (i > 0) QVERIFY(d.memberCount(marks[i].node) <= d.memberCount(marks[i - 1].node));
       for (size_t j = 0; j < i; ++j) QVERIFY(!marks[i].rect.intersects(marks[j].rect));
+      // A name never covers a node: the fill is the placement.
+      for (int v = 0; v < d.shownCount(); ++v)
+        if (v != marks[i].node) QVERIFY(!marks[i].rect.intersects(at.mapRect(scene->nodeRect(v))));
     }
     QVERIFY(scene->landmarks(QTransform(), view_->font(), QRectF()).empty());
   }

@@ -147,6 +147,27 @@ class TimelineViewTest : public QObject {
     QVERIFY(view_->linksCollapsed());
   }
 
+  // A short pane (a laptop's first start) shows every device's lane and the folded links before
+  // any scrolling, with lanes no shorter than a line of text; a tall one keeps the full height.
+  void aShortPaneFitsEveryDeviceLane() {
+    view_->setSnapshot(testing::workloadSnapshot("llama-block", 8));
+    const TimelineData* d = view_->data();
+    view_->resize(1000, 600);
+    const int tall = view_->geometry().laneH[0];
+    view_->resize(1000, 290);
+    const TimelineGeometry g = view_->geometry();
+    const int text = QFontMetrics(view_->font()).height();
+    QVERIFY(g.laneH[0] < tall);
+    QVERIFY(g.laneH[0] >= text + 4);
+    const int lastRow = d->computeLanes;  // the folded links
+    QVERIFY2(g.lanesTop + g.laneY[lastRow] + g.laneH[lastRow] <= view_->viewport()->height(),
+             qPrintable(QStringLiteral("%1 + %2 + %3 > %4")
+                            .arg(g.lanesTop)
+                            .arg(g.laneY[lastRow])
+                            .arg(g.laneH[lastRow])
+                            .arg(view_->viewport()->height())));
+  }
+
   // The critical path is outlined on the timeline as in the graph: the same nodes, in the theme's
   // critical colour at the bar's edge, with a legend entry; hidden on request.
   void criticalPathIsOutlined() {

@@ -814,24 +814,39 @@ std::vector<GraphScene::Landmark> GraphScene::landmarks(const QTransform& toDevi
     return ma != mb ? ma > mb : work(a) > work(b);
   });
   const QFontMetricsF fm(font);
-  constexpr size_t kMost = 30;  // a map names dozens of places, not hundreds
+  // Names never cover a node: the colour of a node is the placement. So they sit beside their
+  // node in the gaps of the drawing, as many as the gaps hold, and at most one per ~220 x 90 px
+  // of view (a map names dozens of places, not hundreds).
+  std::vector<QRectF> boxes;
+  boxes.reserve(nodes_.size());
+  for (const NodeItem* item : nodes_)
+    boxes.push_back(toDevice.mapRect(item->rect.translated(item->pos())));
+  const double area = visible.isEmpty() ? 1366.0 * 768.0 : visible.width() * visible.height();
+  const size_t most = static_cast<size_t>(std::clamp(area / (220.0 * 90.0), 4.0, 30.0));
   for (int v : order) {
-    if (out.size() >= kMost) break;
-    const QRectF box = toDevice.mapRect(nodes_[v]->rect.translated(nodes_[v]->pos()));
+    if (out.size() >= most) break;
+    const QRectF& box = boxes[v];
     if (!visible.isEmpty() && !visible.contains(box.center())) continue;
     QString text = QString::fromStdString(graph_->node(v).id);
     if (d.isGroup(v)) text += QStringLiteral(" \u00b7 \u00d7%1").arg(d.memberCount(v));
     text = fm.elidedText(text, Qt::ElideMiddle, 220);
     const QSizeF size(fm.horizontalAdvance(text) + 12, fm.height() + 4);
-    // On the node, else just above or below it: the first place clear of the names already set.
-    for (const double dy : {0.0, -(box.height() / 2 + size.height() / 2 + 2),
-                            box.height() / 2 + size.height() / 2 + 2}) {
-      const QRectF r(box.center() + QPointF(-size.width() / 2, dy - size.height() / 2), size);
+    const QPointF c = box.center();
+    const double w = size.width(), h = size.height();
+    const QRectF places[] = {{c.x() - w / 2, box.top() - h - 2, w, h},    // above
+                             {c.x() - w / 2, box.bottom() + 2, w, h},     // below
+                             {box.right() + 3, c.y() - h / 2, w, h},      // right
+                             {box.left() - 3 - w, c.y() - h / 2, w, h}};  // left
+    for (const QRectF& r : places) {
       if (!visible.isEmpty() && !visible.contains(r)) continue;
       if (std::any_of(out.begin(), out.end(), [&](const Landmark& l) {
             return l.rect.adjusted(-14, -8, 14, 8).intersects(r);
           }))
         continue;
+      bool covers = false;
+      for (size_t u = 0; u < boxes.size() && !covers; ++u)
+        covers = static_cast<int>(u) != v && boxes[u].intersects(r);
+      if (covers) continue;
       out.push_back({v, text, r});
       break;
     }
@@ -839,8 +854,8 @@ std::vector<GraphScene::Landmark> GraphScene::landmarks(const QTransform& toDevi
   return out;
 }
 
-void GraphScene::paintLandmarks(QPainter& p, const QTransform& toDevice, const QFont& font) const {
-  const QRectF visible = p.viewport().isEmpty() ? QRectF() : QRectF(p.window());
+void GraphScene::paintLandmarks(QPainter& p, const QTransform& toDevice, const QFont& font,
+                                const QRectF& visible) const {
   const std::vector<Landmark> marks = landmarks(toDevice, font, visible);
   if (marks.empty()) return;
   const Theme& t = Theme::current();

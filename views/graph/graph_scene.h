@@ -96,7 +96,8 @@ class GraphScene : public QGraphicsScene {
   };
   std::vector<Landmark> landmarks(const QTransform& toDevice, const QFont& font,
                                   const QRectF& visible) const;
-  void paintLandmarks(QPainter& p, const QTransform& toDevice, const QFont& font) const;
+  void paintLandmarks(QPainter& p, const QTransform& toDevice, const QFont& font,
+                      const QRectF& visible) const;
 
   bool hasLayout() const { return !nodes_.empty() || (graph_ && graph_->nodeCount() == 0); }
   uint64_t layoutHash() const { return hash_; }

@@ -615,7 +615,7 @@ void GraphView::renderClean(QPainter& p, const QSize& size) {
     const QTransform toImage = QTransform::fromTranslate(-sr.left(), -sr.top()) *
                                QTransform::fromScale(s, s) *
                                QTransform::fromTranslate(target.left(), target.top());
-    scene_->paintLandmarks(p, toImage, font());
+    scene_->paintLandmarks(p, toImage, font(), target.adjusted(-12, -12, 12, 12));
     scene_->paintStepBadges(p, toImage, font());
   }
   paintHeader(p, h, font(), QRect(QPoint(0, 0), size));
@@ -660,7 +660,9 @@ void GraphView::drawForeground(QPainter* painter, const QRectF&) {
     painter->drawText(area, Qt::AlignCenter, hint);
   }
   if (hasLayout()) {
-    scene_->paintLandmarks(*painter, viewportTransform(), font());
+    // Under the header nothing is read: the names keep to the rest of the viewport.
+    scene_->paintLandmarks(*painter, viewportTransform(), font(),
+                           QRectF(area).adjusted(0, currentHeaderHeight(), 0, 0));
     scene_->paintStepBadges(*painter, viewportTransform(), font());
   }
   paintHeader(*painter, header(), font(), area);

@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSet>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -160,6 +161,16 @@ RunsPanel::RunsPanel(QWidget* parent)
   layout->addWidget(count_);
   updateChoices();
   updateActions();
+}
+
+int RunsPanel::heightForRows(int rows) const {
+  const int shown = std::clamp(static_cast<int>(proxy_->rowCount()), 1, std::max(1, rows));
+  const int rowH = table_->verticalHeader()->defaultSectionSize();
+  const int tableH = table_->horizontalHeader()->sizeHint().height() + shown * rowH +
+                     2 * table_->frameWidth() + table_->horizontalScrollBar()->sizeHint().height();
+  const QMargins m = layout()->contentsMargins();
+  return m.top() + m.bottom() + 2 * layout()->spacing() + filter_->sizeHint().height() + tableH +
+         count_->sizeHint().height();
 }
 
 void RunsPanel::setRuns(std::vector<sessions::RunInfo> runs) {

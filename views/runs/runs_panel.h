@@ -48,6 +48,10 @@ class RunsPanel : public QWidget {
   RunsTableModel* model() const { return model_; }
   RunsFilterProxy* proxy() const { return proxy_; }
   QTableView* table() const { return table_; }
+  // The height that shows the filter bar, the table's header and up to `rows` of its rows and
+  // the count line: a panel below the views asks for no more (a demo session's four runs do not
+  // need a third of the window).
+  int heightForRows(int rows) const;
 
   // The selected runs that pass the filters, by id (ascending: the first is the reference a
   // comparison measures the others against, as in `doppler runs compare`).

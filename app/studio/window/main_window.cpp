@@ -10,6 +10,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -33,6 +34,7 @@
 #include "views/common/theme.h"
 #include "views/fleet/fleet_workbench.h"
 #include "views/graph/graph_view.h"
+#include "views/runs/runs_panel.h"
 #include "views/timeline/timeline_view.h"
 #include "views/training/training_dashboard.h"
 #include "views/tuner/settings_history_chart.h"
@@ -44,13 +46,17 @@ using namespace doppler::views;
 
 namespace {
 
-// Gives a panel below the views `share` of the window's height when it is shown much smaller.
-void giveRoom(QMainWindow& window, QDockWidget* dock, double share) {
+// Gives a panel below the views `share` of the window's height when it is shown much smaller,
+// or `enough` pixels where its content needs no more; one much taller than that is brought down
+// to it (the views above keep the room).
+void giveRoom(QMainWindow& window, QDockWidget* dock, double share, int enough = 0) {
   if (!dock->isVisible() || dock->isFloating() ||
       window.dockWidgetArea(dock) != Qt::BottomDockWidgetArea)
     return;
-  const int wanted = static_cast<int>(window.height() * share);
-  if (dock->height() < wanted * 0.8) window.resizeDocks({dock}, {wanted}, Qt::Vertical);
+  int wanted = static_cast<int>(window.height() * share);
+  if (enough > 0) wanted = std::min(wanted, enough);
+  if (dock->height() < wanted * 0.8 || (enough > 0 && dock->height() > wanted * 1.25))
+    window.resizeDocks({dock}, {wanted}, Qt::Vertical);
 }
 
 }  // namespace
@@ -140,7 +146,15 @@ void MainWindow::connectParts() {
     connect(d, &QDockWidget::visibilityChanged, this, [this, d](bool visible) {
       // The training charts want more of the height than a table.
       const double share = d == training_->dock() ? 0.45 : 0.3;
-      if (visible) QTimer::singleShot(0, this, [this, d, share] { giveRoom(*this, d, share); });
+      if (!visible) return;
+      QTimer::singleShot(0, this, [this, d, share] {
+        // The runs table: its rows, up to eight, and its title.
+        const int enough = d == runs_->dock()
+                               ? runs_->panel()->heightForRows(8) +
+                                     d->style()->pixelMetric(QStyle::PM_TitleBarHeight)
+                               : 0;
+        giveRoom(*this, d, share, enough);
+      });
     });
   connect(document_, &StudioDocument::busyChanged, this, [this](bool busy) {
     if (busy) statusBar()->showMessage(tr("Searching…"));
