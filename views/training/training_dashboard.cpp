@@ -167,7 +167,6 @@ TrainingDashboard::TrainingDashboard(QWidget* parent) : QWidget(parent) {
   best_->setFont(titleFont(*this, 1.6));
   bestDetail_ = new QLabel;
   bestDetail_->setObjectName(QStringLiteral("bestDetail"));
-  bestDetail_->setWordWrap(true);
   bestDetail_->setForegroundRole(QPalette::PlaceholderText);
   auto* bestButtons = new QHBoxLayout;
   showBest_ = new QPushButton(tr("Show best placement"));
@@ -498,7 +497,9 @@ void TrainingDashboard::updateProgress() {
                   .arg(pct, 0, 'f', 1);
   }
   if (std::isfinite(bestGreedy_)) detail << tr("greedy policy %1").arg(formatDuration(bestGreedy_));
-  bestDetail_->setText(detail.join(QStringLiteral(" · ")));
+  // A line each: a wrapped line in the scrolling setup column is given the height of its
+  // unwrapped text and its last line was cut.
+  bestDetail_->setText(detail.join(QLatin1Char('\n')));
 }
 
 void TrainingDashboard::setState(TrainingState s, const QString& message) {
