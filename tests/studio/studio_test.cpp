@@ -313,6 +313,21 @@ class StudioTest : public QObject {
     QVERIFY(!bad.findChild<QLabel*>("error")->text().isEmpty());
   }
 
+  // `doppler-studio --demo --devices 8xV100-NVLink` places the demo on those devices.
+  void theDemoTakesTheDevicesAsked() {
+    StudioOptions options;
+    options.demo = true;
+    options.fresh = true;
+    options.devices = "8xV100-NVLink";
+    MainWindow w(options);
+    w.show();
+    QVERIFY(w.waitSettled(60000));
+    QCOMPARE(w.document()->devicesSpec(), QStringLiteral("8xV100-NVLink"));
+    QVERIFY(w.document()->snapshot());
+    QCOMPARE(w.document()->snapshot()->devices->size(), 8);
+    QCOMPARE(w.timelineView()->data()->computeLanes, 8);
+  }
+
   void settingsKeepDocksRecentFilesAndTheGraph() {
     // Real settings (not `fresh`), in a private XDG_CONFIG_HOME (set in main before any QSettings).
     const QString graph = writeFile(
