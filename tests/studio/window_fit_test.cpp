@@ -112,6 +112,12 @@ class WindowFitTest : public QObject {
   void presentationModeFits() {
     w_->setPresentationMode(true);
     checkFits("presentation mode");
+    // Read from the back of the room: node labels of 14 px at least, at the laptop's size.
+    w_->resize(kLaptop);
+    QVERIFY(w_->waitSettled(60000));
+    QCoreApplication::processEvents();
+    QVERIFY2(w_->graphView()->labelPixels() >= 14 - 1e-9,
+             qPrintable(QString::number(w_->graphView()->labelPixels())));
     w_->setPresentationMode(false);
   }
 
