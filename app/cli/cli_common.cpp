@@ -1,11 +1,13 @@
 #include "cli_common.h"
 
+#include <charconv>
 #include <cmath>
 
 #include "core/graph/device_spec.h"
 #include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
 #include "core/sim/assignment_io.h"
+#include "core/sim/cost_table.h"
 
 namespace doppler::cli {
 
@@ -48,6 +50,24 @@ void addDeviceOptions(CLI::App& cmd, DeviceArgs& args) {
       ->required();
 }
 
+CLI::Validator nonNegativeInteger() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        const size_t first = value.find_first_not_of(" \t");
+        if (first != std::string::npos && value[first] == '-')
+          return "expected a non-negative integer, found " + value;
+        // 2^64 and beyond wrapped too.
+        uint64_t parsed = 0;
+        const char* begin = value.data() + (first == std::string::npos ? 0 : first);
+        const auto [end, ec] = std::from_chars(begin, value.data() + value.size(), parsed);
+        (void)end;
+        if (ec == std::errc::result_out_of_range)
+          return "expected an integer below 2^64, found " + value;
+        return {};
+      },
+      "");  // the option's type already reads UINT in --help
+}
+
 DataflowGraph loadGraph(const GraphArgs& args) {
   if (!std::isfinite(args.scale) || args.scale <= 0)
     throw InputError("", "--scale", "must be a finite positive number");
@@ -64,6 +84,9 @@ DeviceSet loadDevices(const DeviceArgs& args) {
 void checkFits(const DataflowGraph& g, const GraphArgs& args, const DeviceSet& d) {
   try {
     g.checkDeviceCount(d.size());
+    // The costs resolved once here: an empty graph, or times whose sums overflow, are the
+    // file's errors, named with it (not a null makespan later).
+    (void)CostTable(g, d);
   } catch (const InputError& e) {
     throw e.inFile(args.graph);
   }
@@ -80,7 +103,7 @@ void addSimOptions(CLI::App& cmd, SimArgs& args, const std::string& seedHelp) {
       ->capture_default_str();
   cmd.add_option("--noise", args.noise, "Log-normal noise sigma on every duration (0 = none)")
       ->capture_default_str();
-  cmd.add_option("--seed", args.seed, seedHelp)->capture_default_str();
+  cmd.add_option("--seed", args.seed, seedHelp)->check(nonNegativeInteger())->capture_default_str();
 }
 
 void addDisciplineOption(CLI::App& cmd, std::string& discipline) {

@@ -22,6 +22,9 @@ struct DeviceArgs {
   std::string devices;  // a device-set/1 file, a preset name, or a count of default devices
 };
 
+// For unsigned options (seeds, counts): refuses "-1", which CLI11 wraps to 2^64 - 1.
+CLI::Validator nonNegativeInteger();
+
 void addGraphOptions(CLI::App& cmd, GraphArgs& args);
 void addDeviceOptions(CLI::App& cmd, DeviceArgs& args);
 

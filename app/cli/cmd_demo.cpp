@@ -176,7 +176,9 @@ void addDemoCommand(CLI::App& app) {
   demo->add_option("--devices,-d", args->devices, "Device set (file, preset or count)")
       ->capture_default_str();
   demo->add_option("--budget", args->budget, "Local-search evaluations")->capture_default_str();
-  demo->add_option("--seed", args->seed, "Seed")->capture_default_str();
+  demo->add_option("--seed", args->seed, "Seed")
+      ->check(nonNegativeInteger())
+      ->capture_default_str();
   demo->add_flag("!--no-shipped", args->shipped, "Leave out the paper graphs");
   demo->add_option(
       "--data-dir", args->data_dir,

@@ -238,7 +238,9 @@ void addEvalCommand(CLI::App& app) {
   eval->add_option("--samples,-k", e->samples,
                    "Best of K placements: the greedy one and K-1 sampled")
       ->capture_default_str();
-  eval->add_option("--seed", e->seed, "Seed for the sampled placements")->capture_default_str();
+  eval->add_option("--seed", e->seed, "Seed for the sampled placements")
+      ->check(nonNegativeInteger())
+      ->capture_default_str();
   eval->add_option("--sel", e->sel, "SEL: learned or heuristic")->capture_default_str();
   eval->add_option("--plc", e->plc, "PLC: learned or heuristic")->capture_default_str();
   eval->add_option("--cost-model", e->costModel, "Simulator cost model: reference or links")

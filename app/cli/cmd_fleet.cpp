@@ -18,17 +18,6 @@ CLI::Validator positiveNumber() {
       "POSITIVE");
 }
 
-CLI::Validator nonNegativeInteger() {
-  return CLI::Validator(
-      [](std::string& value) -> std::string {
-        const size_t first = value.find_first_not_of(" \t");
-        if (first != std::string::npos && value[first] == '-')
-          return "expected a non-negative integer, found " + value;
-        return {};
-      },
-      "");  // the option's type already reads UINT in --help
-}
-
 fleet::sim::RunOptions scenarioRunOptions(const FleetScenarioArgs& a, double load) {
   fleet::sim::RunOptions o;
   o.topology = a.topology;

@@ -331,7 +331,9 @@ void addTrainCommands(CLI::App& app) {
       "same graph and devices, otherwise takes its weights");
   // The training parameters' help comes from their specs (core/train/train_config.h).
   auto help = [](const char* name) { return train::trainParamSpec(name).description; };
-  train->add_option("--seed", a->seed, help("seed"))->capture_default_str();
+  train->add_option("--seed", a->seed, help("seed"))
+      ->check(nonNegativeInteger())
+      ->capture_default_str();
   auto opt = [&](const char* name, auto& target) {
     a->opts[name] = train->add_option(std::string("--") + name, target, help(name));
   };

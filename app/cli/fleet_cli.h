@@ -19,8 +19,7 @@ void addFleetTrainCommand(CLI::App& fleet);  // `doppler fleet train` (cmd_fleet
 
 // Option checks with one plain message. CLI11's PositiveNumber prints its range up to DBL_MAX
 // ("Value 0 not in range 0.000000 to 179769313486231570...").
-CLI::Validator positiveNumber();      // a finite number above 0
-CLI::Validator nonNegativeInteger();  // for unsigned options: refuses "-1" (CLI11 wraps it)
+CLI::Validator positiveNumber();  // a finite number above 0
 
 // The options that build a fleet scenario (core/fleet/world/scenario.h), shared by `world`,
 // `simulate` and `compare`.

@@ -27,6 +27,9 @@ using onnx_import::Tensor;
 constexpr int kMaxInferencePasses = 256;
 constexpr double kKeepValuesUpTo = 4096;  // elements of a float initializer whose values stay
 constexpr int64_t kMaxDimension = int64_t(1) << 40;  // a --dim beyond this overflows FLOP counts
+// Elements of one tensor at most (2^50: a petabyte of floats): a model declaring more (2^80 from
+// dims each within kMaxDimension) imported as 10^46 GFLOP and was placed.
+constexpr int64_t kMaxElements = int64_t(1) << 50;
 
 // Element count as a double: hostile dims cannot overflow it.
 double elementCount(const onnx::TensorProto& t) {
@@ -82,6 +85,13 @@ class Importer {
   void parse(std::string_view bytes);
   void checkOpset();
   void checkStructure();  // missing inputs, duplicate outputs, cycles; sorts the nodes
+  // Attributes ONNX's shape inference divides by or counts with (strides, dilations, kernel
+  // shapes, pads, group), before it runs: a stride of 0 raised SIGFPE inside it.
+  void checkAttributes() const;
+  // Declared dimensions: none negative, none beyond kMaxDimension, no tensor beyond kMaxElements.
+  void checkDims(const std::string& where, const std::string& tensor,
+                 const std::vector<int64_t>& dims) const;
+  void checkDeclaredShapes() const;
   void bindDims();
   void inferShapes();
   bool allShapesKnown() const;  // every node output has a fully numeric shape
@@ -235,6 +245,60 @@ void Importer::checkStructure() {
   }
 }
 
+void Importer::checkAttributes() const {
+  const auto& g = model_.graph();
+  for (int i = 0; i < g.node_size(); ++i) {
+    const auto& node = g.node(i);
+    for (const auto& a : node.attribute()) {
+      const std::string& name = a.name();
+      const bool positive = name == "strides" || name == "dilations" || name == "kernel_shape";
+      if ((positive || name == "pads") && a.type() == onnx::AttributeProto::INTS) {
+        const int64_t least = positive ? 1 : 0;
+        for (int64_t v : a.ints())
+          if (v < least)
+            fail(nodeLabel(node, i), "attribute " + name + ": every value must be at least " +
+                                         std::to_string(least) + " (got " + std::to_string(v) +
+                                         ")");
+      }
+      if (name == "group" && a.type() == onnx::AttributeProto::INT && a.i() < 1)
+        fail(nodeLabel(node, i),
+             "attribute group must be at least 1 (got " + std::to_string(a.i()) + ")");
+    }
+  }
+}
+
+void Importer::checkDims(const std::string& where, const std::string& tensor,
+                         const std::vector<int64_t>& dims) const {
+  int64_t elements = 1;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    const std::string which = "tensor '" + tensor + "' dimension " + std::to_string(d);
+    if (dims[d] < 0) fail(where, which + " is negative (" + std::to_string(dims[d]) + ")");
+    if (dims[d] > kMaxDimension)
+      fail(where, which + " is " + std::to_string(dims[d]) +
+                      ", beyond 2^40 (the most --dim binds, and what FLOP counts stay exact for)");
+    if (dims[d] > 0 && elements > kMaxElements / dims[d])
+      fail(where, "tensor '" + tensor + "' has more than 2^50 elements (a petabyte of floats)");
+    elements *= dims[d];
+  }
+}
+
+void Importer::checkDeclaredShapes() const {
+  const auto& g = model_.graph();
+  auto check = [&](const onnx::ValueInfoProto& vi, const char* kind) {
+    if (!vi.type().has_tensor_type() || !vi.type().tensor_type().has_shape()) return;
+    std::vector<int64_t> dims;
+    for (const auto& dim : vi.type().tensor_type().shape().dim())
+      if (dim.has_dim_value()) dims.push_back(dim.dim_value());
+    checkDims(std::string(kind) + " '" + vi.name() + "'", vi.name(), dims);
+  };
+  for (const auto& vi : g.input()) check(vi, "graph input");
+  for (const auto& vi : g.output()) check(vi, "graph output");
+  for (const auto& vi : g.value_info()) check(vi, "value_info");
+  for (const auto& t : g.initializer())
+    checkDims("initializer '" + t.name() + "'", t.name(),
+              std::vector<int64_t>(t.dims().begin(), t.dims().end()));
+}
+
 void Importer::bindDims() {
   std::set<std::string> known, ofInputs;  // every dimension name; those of the graph inputs
   auto bind = [&](onnx::ValueInfoProto& vi, bool input) {
@@ -269,7 +333,9 @@ void Importer::bindDims() {
 void Importer::inferShapes() {
   // Data propagation lets Reshape targets computed by Shape -> Gather -> Concat chains (common in
   // PyTorch exports with dynamic axes) resolve to numbers.
-  onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0,
+  // Type checks and errors on: a model whose declared shapes contradict its ops (a MatMul of
+  // [4,8] by [9,16], a Concat on axis 99 of a rank-4 tensor) is refused, not taken as declared.
+  onnx::ShapeInferenceOptions options(/*check_type=*/true, /*error_mode=*/1,
                                       /*enable_data_propagation=*/true);
   // Shape arithmetic that ONNX cannot resolve is folded into Constant nodes and inference runs
   // again: each pass can resolve one more layer of a deep export, so a model whose shapes are
@@ -280,6 +346,8 @@ void Importer::inferShapes() {
       if (allShapesKnown() || replaceFoldedNodes() == 0) break;
     }
     replaceFoldedNodes();  // what inference resolved alone folds too: it is not a kernel
+  } catch (const InputError&) {
+    throw;
   } catch (const std::exception& e) {
     std::string what = e.what();
     what.erase(std::remove(what.begin(), what.end(), '\n'), what.end());
@@ -352,7 +420,7 @@ const Tensor& Importer::tensor(const std::string& name, const std::string& where
     const auto& shape = tt.shape();
     for (int d = 0; d < shape.dim_size(); ++d) {
       const auto& dim = shape.dim(d);
-      if (dim.has_dim_value() && dim.dim_value() >= 0) {
+      if (dim.has_dim_value()) {
         t.dims.push_back(dim.dim_value());
       } else if (dim.has_dim_param()) {
         fail(where, "tensor '" + name + "' dimension " + std::to_string(d) + " '" +
@@ -364,6 +432,8 @@ const Tensor& Importer::tensor(const std::string& name, const std::string& where
       }
     }
   }
+  // Inferred shapes too: inference multiplies what the model declares.
+  checkDims(where, name, t.dims);
   if (opts_.dtype_bytes > 0) t.element_bytes = opts_.dtype_bytes;
   return tensors_.emplace(name, std::move(t)).first->second;
 }
@@ -501,7 +571,9 @@ DataflowGraph Importer::run(std::string_view bytes, OnnxImportReport* report) {
   parse(bytes);
   checkOpset();
   checkStructure();
+  checkAttributes();
   bindDims();
+  checkDeclaredShapes();
   inferShapes();
   collectTensors();
   return build(report);

@@ -2,16 +2,37 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
+#include <string>
 
 #include "core/graph/input_error.h"
 
 namespace doppler {
+namespace {
+
+// The most time a graph's nodes and transfers may take in all, in microseconds (31.7 years): each
+// value finite is not enough, their sums must be too (two nodes of 1e308 us placed with null
+// makespans, and the studio crashed drawing them).
+constexpr double kMaxTotalUs = 1e15;
+
+std::string shortNumber(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", x);
+  return buf;
+}
+
+}  // namespace
 
 CostTable::CostTable(const DataflowGraph& g, const DeviceSet& ds)
     : n_(g.nodeCount()), d_(ds.size()) {
   if (d_ <= 0) throw InputError("", "devices", "the device set has no devices");
+  // Placed, an empty graph has makespan 0 and no bound to compare it with: refused the same way
+  // by every command and the studio.
+  if (n_ == 0) throw InputError("", "graph", "the graph has no nodes");
   g.checkDeviceCount(d_);
+  double total = 0, largest = -1;
+  int heaviest = -1;
   compute_.resize(static_cast<size_t>(n_) * d_);
   minCompute_.resize(n_);
   meanCompute_.resize(n_);
@@ -44,7 +65,18 @@ CostTable::CostTable(const DataflowGraph& g, const DeviceSet& ds)
     }
     minCompute_[v] = lo;
     meanCompute_[v] = sum / d_;
+    const double most = *std::max_element(compute_.begin() + static_cast<ptrdiff_t>(v) * d_,
+                                          compute_.begin() + static_cast<ptrdiff_t>(v + 1) * d_);
+    total += most;
+    if (!(most <= largest)) largest = most, heaviest = v;
   }
+  if (!(total <= kMaxTotalUs))
+    throw InputError("", "node '" + g.node(heaviest).id + "'",
+                     "takes " + shortNumber(largest) +
+                         " us on its slowest device, and the graph's compute times sum beyond " +
+                         shortNumber(kMaxTotalUs) +
+                         " us (31.7 years): check its compute_us, "
+                         "flops and memory_bytes, and the devices' rates");
   invBandwidth_.assign(static_cast<size_t>(d_) * d_, 0);
   latency_.assign(static_cast<size_t>(d_) * d_, 0);
   for (int a = 0; a < d_; ++a)
@@ -71,6 +103,18 @@ CostTable::CostTable(const DataflowGraph& g, const DeviceSet& ds)
       for (int b = 0; b < d_; ++b)
         if (a != b) sum += transfer(e, a, b);
     meanTransfer_[e] = d_ > 1 ? sum / (static_cast<double>(d_) * (d_ - 1)) : 0;
+    double most = 0;
+    for (int a = 0; a < d_; ++a)
+      for (int b = 0; b < d_; ++b)
+        if (a != b) most = std::max(most, transfer(e, a, b));
+    total += most;
+    if (!(total <= kMaxTotalUs))
+      throw InputError("", "edge " + g.node(edge.src).id + " -> " + g.node(edge.dst).id,
+                       "its transfer takes " + shortNumber(most) +
+                           " us on the slowest link, and the graph's times sum beyond " +
+                           shortNumber(kMaxTotalUs) +
+                           " us (31.7 years): check its bytes or "
+                           "transfer_us, and the links' bandwidths");
   }
   inStart_.assign(n_ + 1, 0);
   outStart_.assign(n_ + 1, 0);

@@ -233,6 +233,23 @@ TEST_F(Cli, HelpEverywhere) {
   }
 }
 
+// Finite values whose sums overflow, an empty graph, and seeds CLI11 wraps (-1, 2^64): refused
+// by every command the same way, where `place --json` printed null makespans and exit 0.
+TEST_F(Cli, NonsenseThatUsedToBeAcceptedIsRefused) {
+  const std::string huge = write("huge.json", R"({"format":"dataflow-graph/1","nodes":[
+    {"id":"a","compute_us":1e308},{"id":"b","compute_us":1e308}],"edges":[{"src":"a","dst":"b"}]})");
+  expectBadInput("place --devices 4 --json --graph " + huge,
+                 {"huge.json", "node 'a'", "31.7 years"});
+  const std::string empty =
+      write("empty.json", R"({"format":"dataflow-graph/1","nodes":[],"edges":[]})");
+  expectBadInput("place --devices 4 --graph " + empty, {"empty.json", "no nodes"});
+  for (const std::string seed : {"-1", "18446744073709551616"})
+    for (const std::string& cmd : std::vector<std::string>{
+             "place --devices 4 --graph " + kChain, "simulate --devices 4 --graph " + kChain,
+             "demo", "eval --devices 4 --graph " + kChain})
+      expectBadInput(cmd + " --seed " + seed, {"--seed", seed});
+}
+
 TEST_F(Cli, BadInputGetsOneClearLineAndStatusTwo) {
   const std::string g4 =
       write("ok.json", R"({"format":"dataflow-graph/1","nodes":[{"id":"a","compute_us":[1,2]},

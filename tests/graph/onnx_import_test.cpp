@@ -478,5 +478,90 @@ TEST_F(OnnxCli, BadInputIsOneLineAndStatusTwo) {
   expectBadInput("place --graph " + dyn + " --devices 2", {"dyn.onnx", "--dim batch=N"});
 }
 
+// Hostile models (issue: hardening): each is refused with the node and what is wrong, before ONNX's
+// own shape inference sees it (stride 0 divided by zero inside it: SIGFPE) or after it (with its
+// errors on, declared shapes that contradict the op are not taken as they are).
+
+std::string convWith(const char* attr, std::vector<int64_t> values) {
+  OnnxBuilder b("conv");
+  const std::string x = b.input("x", {1, 3, 16, 16});
+  const std::string w = b.weight("w", {8, 3, 3, 3});
+  const std::string y = b.node("Conv", "/conv", {x, w});
+  b.attr(attr, values);
+  b.output(y, {1, 8, 8, 8});
+  return b.serialize();
+}
+
+TEST(OnnxHostile, ConvStridesZeroIsRefusedBeforeShapeInference) {
+  const std::string err = errorOf(convWith("strides", {0, 0}));
+  EXPECT_NE(err.find("'/conv' (Conv)"), std::string::npos) << err;
+  EXPECT_NE(err.find("strides"), std::string::npos) << err;
+  EXPECT_NE(err.find("at least 1"), std::string::npos) << err;
+}
+
+TEST(OnnxHostile, MaxPoolStridesZeroAndConvDilationsZeroAreRefused) {
+  OnnxBuilder b("pool");
+  const std::string x = b.input("x", {1, 3, 16, 16});
+  const std::string y = b.node("MaxPool", "/pool", {x});
+  b.attr("kernel_shape", std::vector<int64_t>{2, 2});
+  b.attr("strides", std::vector<int64_t>{0, 0});
+  b.output(y, {1, 3, 8, 8});
+  EXPECT_NE(errorOf(b.serialize()).find("'/pool' (MaxPool): attribute strides"), std::string::npos);
+  EXPECT_NE(errorOf(convWith("dilations", {0, 1})).find("dilations"), std::string::npos);
+  EXPECT_NE(errorOf(convWith("pads", {-1, 0, 0, 0})).find("pads"), std::string::npos);
+}
+
+TEST(OnnxHostile, MatMulOfMismatchedShapesIsRefused) {
+  OnnxBuilder b("mm");
+  const std::string x = b.input("x", {4, 8});
+  const std::string w = b.weight("w", {9, 16});
+  b.output(b.node("MatMul", "/mm", {x, w}), {4, 16});
+  const std::string err = errorOf(b.serialize());
+  EXPECT_NE(err.find("shape inference"), std::string::npos) << err;
+  EXPECT_NE(err.find("/mm"), std::string::npos) << err;
+}
+
+TEST(OnnxHostile, ConcatAxisOutOfRangeAndTransposeOfARepeatedAxisAreRefused) {
+  {
+    OnnxBuilder b("concat");
+    const std::string x = b.input("x", {1, 2, 3, 4});
+    b.node("Concat", "/cat", {x, x});
+    b.attr("axis", int64_t{99});
+    b.output("/cat_output_0", {2, 2, 3, 4});
+    EXPECT_NE(errorOf(b.serialize()).find("shape inference"), std::string::npos);
+  }
+  {
+    OnnxBuilder b("transpose");
+    const std::string x = b.input("x", {1, 2, 3, 4});
+    b.node("Transpose", "/t", {x});
+    b.attr("perm", std::vector<int64_t>{7, 7, 7, 7});
+    b.output("/t_output_0", {1, 2, 3, 4});
+    EXPECT_NE(errorOf(b.serialize()).find("shape inference"), std::string::npos);
+  }
+}
+
+TEST(OnnxHostile, DeclaredDimensionsAreCappedLikeDim) {
+  OnnxBuilder b("huge");
+  const std::string x = b.input("x", {int64_t{1} << 41, 8});
+  b.output(b.node("Relu", "/relu", {x}), {int64_t{1} << 41, 8});
+  const std::string err = errorOf(b.serialize());
+  EXPECT_NE(err.find("2^40"), std::string::npos) << err;
+  // Each dimension within the cap, but elements beyond any machine: 2^80.
+  OnnxBuilder c("huger");
+  const std::string y = c.input("y", {int64_t{1} << 40, int64_t{1} << 40});
+  c.output(c.node("Relu", "/relu", {y}), {int64_t{1} << 40, int64_t{1} << 40});
+  const std::string err2 = errorOf(c.serialize());
+  EXPECT_NE(err2.find("elements"), std::string::npos) << err2;
+}
+
+TEST(OnnxHostile, ANegativeInputDimensionIsCalledNegative) {
+  OnnxBuilder b("negin");
+  const std::string x = b.input("x", {-3, 8});
+  b.output(b.node("Relu", "/relu", {x}), {-3, 8});
+  const std::string err = errorOf(b.serialize());
+  EXPECT_NE(err.find("negative"), std::string::npos) << err;
+  EXPECT_EQ(err.find("unknown"), std::string::npos) << err;
+}
+
 }  // namespace
 }  // namespace doppler

@@ -243,6 +243,11 @@ class StudioTest : public QObject {
          R"({"format":"dataflow-graph/1","nodes":[{"id":"a"}],"edges":[{"src":"a","dst":"zz"}]})",
          "zz"},
         {"empty.txt", "", "empty"},
+        // Every value finite, their sum not: the studio crashed drawing it (SIGSEGV).
+        {"huge.json",
+         R"({"format":"dataflow-graph/1","nodes":[{"id":"a","compute_us":1e308},{"id":"b","compute_us":1e308}],"edges":[{"src":"a","dst":"b"}]})",
+         "31.7 years"},
+        {"no-nodes.json", R"({"format":"dataflow-graph/1","nodes":[],"edges":[]})", "no nodes"},
         {"devices.json", R"({"format":"device-set/1","devices":[{"name":"g","tflops":-3}]})",
          "tflops"},
     };
