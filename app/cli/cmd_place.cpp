@@ -5,6 +5,7 @@
 #include "core/graph/input_error.h"
 #include "core/pipeline/place_and_simulate.h"
 #include "decision_cli.h"
+#include "interrupt.h"
 #include "placement_json.h"
 #include "policy_cli.h"
 #include "progress_bar.h"
@@ -48,6 +49,14 @@ nlohmann::json placeJson(const Inputs& in, const PlaceSettings& settings,
       placement.planned ? nlohmann::json(placement.planned->makespan_us) : nlohmann::json();
   out["params"] = outcome.resolved_params;
   out["evaluations"] = placement.evaluations;
+  // Why a search stopped: its budget spent, every placement tried, the lower bound reached, or
+  // interrupted (then the result is partial: the best so far).
+  out["partial"] = placement.cancelled;
+  if (placement.evaluations > 0)
+    out["stopped"] = placement.cancelled             ? "interrupted"
+                     : placement.exhaustive          ? "exhaustive"
+                     : placement.reached_lower_bound ? "lower-bound"
+                                                     : "budget";
   if (placement.start_makespan_us) out["start_makespan_us"] = *placement.start_makespan_us;
   // The method's own schedule, where it builds one, so plan and simulation can be compared.
   if (placement.planned) out["planned_schedule"] = scheduleJson(in.graph, *placement.planned);
@@ -86,7 +95,16 @@ std::string placeText(const Inputs& in, const PlaceSettings& settings, const Pla
   s << "utilization  ";
   for (double u : outcome.sim.utilization) s << " " << fixedNumber(u * 100) << "%";
   s << "\n";
-  if (search) s << "evaluations   " << placement.evaluations << "\n";
+  if (search) {
+    s << "evaluations   " << placement.evaluations;
+    if (placement.cancelled)
+      s << " (interrupted: the best so far, partial)";
+    else if (placement.exhaustive)
+      s << " (every placement: the search space was no larger than the budget)";
+    else if (placement.reached_lower_bound)
+      s << " (stopped at the lower bound, which no placement beats)";
+    s << "\n";
+  }
   if (placement.start_makespan_us)
     s << "start         " << fixedNumber(*placement.start_makespan_us) << " us (simulated)\n";
   return s.str();
@@ -125,6 +143,9 @@ void runPlace(const PlaceArgs& args) {
   checkDecisionsSupported(method, args.decisions, !args.overrides.empty());
   const Inputs in = loadInputs(args.graph, args.devices);
   PlaceRequest request = placeRequest(in, settings);
+  // From here a Ctrl-C or SIGTERM is a request to stop: a search stops at its next check and
+  // keeps its best (one arriving before it starts gives its start, simulated, as partial).
+  const InterruptGuard guard(request.cancel);
   request.record_decisions = args.decisions;
   request.overrides = parseOverrides(args.overrides, in.graph, in.devices);
   // A method that is not a search takes milliseconds: it runs before the run is recorded, so a
@@ -156,11 +177,21 @@ void runPlace(const PlaceArgs& args) {
     throw;
   }
   bar.finish();
+  const bool partial = outcome.placement.cancelled;
   rec.savePlacement(in.graph, outcome, search);
-  rec.finish();
+  rec.finish(partial ? sessions::RunStatus::Cancelled : sessions::RunStatus::Finished);
   writeRecordedResult(
-      args.output, rec, [&] { return placeJson(in, settings, outcome); },
+      args.output, rec,
+      [&] {
+        nlohmann::json out = placeJson(in, settings, outcome);
+        if (partial) out["interrupted_by"] = InterruptGuard::received();
+        return out;
+      },
       [&] { return placeText(in, settings, outcome, search); });
+  if (partial)
+    throw Interrupted("interrupted by " + InterruptGuard::received() + " after " +
+                      std::to_string(outcome.placement.evaluations) +
+                      " evaluations: the best placement so far is above (partial)");
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "cli_common.h"
 #include "core/graph/input_error.h"
 #include "core/train/distributed.h"
+#include "interrupt.h"
 #include "policy_cli.h"
 #include "run_recording.h"
 
@@ -50,6 +51,10 @@ int main(int argc, char** argv) {
   } catch (const doppler::InputError& e) {
     std::cerr << "doppler: " << e.what() << "\n";
     return 2;
+  } catch (const doppler::cli::Interrupted& e) {
+    // The best result so far is printed, marked partial, and stored as cancelled.
+    std::cerr << "doppler: " << e.what() << "\n";
+    return doppler::cli::kExitInterrupted;
   } catch (const doppler::cli::NotRecorded& e) {
     std::cerr << "doppler: " << e.what() << "\n";
     return doppler::cli::kExitNotRecorded;

@@ -156,9 +156,9 @@ void RunRecording::savePlacement(const DataflowGraph& g, const PlaceOutcome& out
   });
 }
 
-void RunRecording::finish() {
+void RunRecording::finish(sessions::RunStatus status) {
   save([&](sessions::RunStore& store, int64_t run) {
-    store.finishRun(run, sessions::RunStatus::Finished);
+    store.finishRun(run, status);
     finished_ = true;
   });
 }

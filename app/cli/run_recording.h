@@ -101,8 +101,8 @@ class RunRecording {
   // planned makespan, and evaluations for search methods.
   void savePlacement(const DataflowGraph& g, const PlaceOutcome& outcome, bool search);
   void fail(const std::string& why) { failure_ = why; }
-  // Marks the run finished (through save()).
-  void finish();
+  // Marks the run finished, or cancelled (a partial result: its best so far), through save().
+  void finish(sessions::RunStatus status = sessions::RunStatus::Finished);
   // The caller ended the run itself through store() (finished or cancelled): the destructor
   // must not mark it failed.
   void markEnded() { finished_ = true; }

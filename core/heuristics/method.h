@@ -73,6 +73,11 @@ struct Placement {
   // it evaluated nothing), so a result can say how far the search moved.
   std::optional<double> start_makespan_us;
   bool cancelled = false;
+  // Search methods that stopped before their budget because it could not be spent usefully
+  // (without noise): every placement tried (the space was no larger than the budget), or the
+  // best reached the lower bound, which no placement beats.
+  bool exhaustive = false;
+  bool reached_lower_bound = false;
   DecisionTrace decisions;  // when PlaceContext::decisions asked for them
 };
 
