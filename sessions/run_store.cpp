@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -138,7 +139,18 @@ void RunStore::probe(const FileHeader& h, int supported) {
 
 void RunStore::openReadOnly() {
   readOnly_ = true;
-  db_ = Db(path_, SQLITE_OPEN_READONLY);
+  // A session in WAL mode needs its -shm file, which a reader creates beside it: in a directory
+  // it cannot write to ("attempt to write a readonly database"), with no -wal to apply, the file
+  // is read as it stands, taking no locks and creating nothing.
+  std::error_code ec;
+  std::filesystem::path dir = std::filesystem::path(path_).parent_path();
+  if (dir.empty()) dir = ".";
+  const bool dirWritable = ::access(dir.c_str(), W_OK) == 0;
+  if (!dirWritable && !inspectDatabaseFile(path_).has_wal &&
+      !std::filesystem::exists(path_ + "-shm", ec))
+    db_ = Db(fileUri(path_) + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, path_);
+  else
+    db_ = Db(path_, SQLITE_OPEN_READONLY);
   sqlite3_busy_timeout(db_.get(), options_.busy_timeout_ms);
   db_.queryInt("SELECT count(*) FROM sqlite_schema");
   probeTables(db_);
@@ -214,6 +226,9 @@ void RunStore::openReadWrite(bool exists) {
     if (sqlite3_db_readonly(db_.get(), "main") == 1)
       throw InputError(path_, "", "cannot write: the file is read-only");
     sqlite3_busy_timeout(db_.get(), options_.busy_timeout_ms);
+    // A damaged file is not written to: a new run recorded into it could land on a damaged page
+    // or be lost with it. quick_check reads every page once (30 ms for a 48 MB session).
+    if (exists) refuseIfDamaged();
     db_.exec("PRAGMA foreign_keys = ON");
     useWal(db_, path_, options_.busy_timeout_ms);
     db_.exec(options_.durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
@@ -225,6 +240,27 @@ void RunStore::openReadWrite(bool exists) {
     db_.close();
     throw;
   }
+}
+
+void RunStore::refuseIfDamaged() {
+  std::string verdict;
+  try {
+    verdict = db_.queryText("PRAGMA quick_check(1)");
+  } catch (const InputError& e) {
+    verdict = e.problem();
+  }
+  if (verdict == "ok") return;
+  // One line: quick_check's report starts "*** in database main ***" and spans lines.
+  const std::string header = "*** in database main ***";
+  if (verdict.rfind(header, 0) == 0) verdict.erase(0, header.size());
+  std::replace(verdict.begin(), verdict.end(), '\n', ' ');
+  verdict.erase(0, verdict.find_first_not_of(' '));
+  throw DamagedSession(path_,
+                       "the session is damaged (" + verdict +
+                           "), so nothing is written to it: record into another session with --db, "
+                           "and copy what can still be read with `doppler runs export` or "
+                           "`sqlite3 " +
+                           path_ + " .recover`");
 }
 
 int RunStore::schemaVersion() {

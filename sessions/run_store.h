@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/graph/input_error.h"
 #include "sessions/records.h"
 #include "sessions/schema.h"
 #include "sessions/sqlite_db.h"
@@ -31,6 +32,12 @@ class DeviceSet;
 }  // namespace doppler
 
 namespace doppler::sessions {
+
+// A session whose pages fail SQLite's quick_check: refused for writing, readable read-only.
+class DamagedSession : public InputError {
+ public:
+  DamagedSession(const std::string& file, const std::string& what) : InputError(file, "", what) {}
+};
 
 enum class OpenMode {
   ReadWrite,          // creates the file if it is missing (its directory must exist)
@@ -110,6 +117,7 @@ class RunStore {
   void createSession();
   void openReadWrite(bool exists);
   void openReadOnly();
+  void refuseIfDamaged();  // PRAGMA quick_check; an InputError naming the file
   void requireWritable() const;
 
   std::string path_;

@@ -27,7 +27,14 @@ std::unique_ptr<RunStore> openStore(const std::string& db, bool write) {
     if (::access(path.c_str(), W_OK) != 0 || ::access(dir.c_str(), W_OK) != 0)
       o.mode = OpenMode::ReadOnly;
   }
-  return std::make_unique<RunStore>(path, o);
+  try {
+    return std::make_unique<RunStore>(path, o);
+  } catch (const sessions::DamagedSession&) {
+    // Refused for writing, but what can still be read is listed and exported.
+    if (write || o.mode == OpenMode::ReadOnly) throw;
+    o.mode = OpenMode::ReadOnly;
+    return std::make_unique<RunStore>(path, o);
+  }
 }
 
 std::string shortTime(const std::string& iso) {

@@ -94,6 +94,43 @@ TEST_F(Refusal, DamagedPagesAreReportedNotOverwritten) {
   expectRefusedUntouched(f, "damaged");
 }
 
+// Damage in the middle of a session (the schema and the runs table intact, a metric page
+// noise) is what a read can miss and a write can make worse: opened for writing the session is
+// refused, naming the damage and how to recover; read-only it still lists its runs.
+TEST_F(Refusal, AMiddlePageDamagedRefusesWritingButStillReads) {
+  const std::string whole = path("whole.sqlite");
+  session("whole.sqlite");
+  std::string bytes = slurp(whole);
+  ASSERT_GT(bytes.size(), 8u * 4096);
+  std::mt19937 rng(11);
+  const std::size_t page = bytes.size() / 4096 / 2 * 4096;  // a metric page, mid-file
+  for (std::size_t i = page; i < page + 4096; ++i) bytes[i] = static_cast<char>(rng());
+  const std::string f = path("middle.sqlite");
+  spit(f, bytes);
+  const std::string before = sha256Hex(slurp(f));
+  for (OpenMode mode : {OpenMode::ReadWrite, OpenMode::ReadWriteExisting}) {
+    OpenOptions o;
+    o.mode = mode;
+    try {
+      RunStore s(f, o);
+      ADD_FAILURE() << "opened a damaged session for writing";
+    } catch (const DamagedSession& e) {
+      EXPECT_EQ(e.file(), f);
+      const std::string what = e.what();
+      EXPECT_NE(what.find("damaged"), std::string::npos) << what;
+      EXPECT_NE(what.find(".recover"), std::string::npos) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+  }
+  OpenOptions ro;
+  ro.mode = OpenMode::ReadOnly;
+  {
+    RunStore reader(f, ro);
+    EXPECT_EQ(listRuns(reader).size(), 1u);
+  }
+  EXPECT_EQ(sha256Hex(slurp(f)), before);
+}
+
 TEST_F(Refusal, DirectoriesAndUncreatablePaths) {
   fs::create_directories(path("adir"));
   expectRefusedUntouched(path("adir"), "is a directory");
@@ -158,6 +195,17 @@ TEST_F(Refusal, PermissionBits) {
   fs::create_directories(path("locked"));
   ::chmod(path("locked").c_str(), 0555);
   EXPECT_THROW(RunStore(path("locked/new.sqlite")), InputError);
+  ::chmod(path("locked").c_str(), 0755);
+  // A session in a directory the user cannot write to (no -shm can be made beside it) still
+  // lists: it is read as it stands.
+  fs::copy_file(f, path("locked/kept.sqlite"));
+  ::chmod(path("locked/kept.sqlite").c_str(), 0444);
+  ::chmod(path("locked").c_str(), 0555);
+  {
+    RunStore inLocked(path("locked/kept.sqlite"), ro);
+    EXPECT_EQ(listRuns(inLocked).size(), 1u);
+  }
+  EXPECT_FALSE(fs::exists(path("locked/kept.sqlite-shm")));
   ::chmod(path("locked").c_str(), 0755);
 }
 
