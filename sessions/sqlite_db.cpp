@@ -1,5 +1,6 @@
 #include "sqlite_db.h"
 
+#include <cerrno>
 #include <cstring>
 
 #include "core/graph/input_error.h"
@@ -33,7 +34,12 @@ void throwSqlite(sqlite3* db, int rc, const std::string& file, const std::string
       what = "cannot open" + (sysErr ? std::string(": ") + std::strerror(sysErr) : ": " + msg);
       break;
     case SQLITE_IOERR:
-      what = "I/O error (" + msg + ")" + os;
+      // A write failing for want of room is worded as SQLITE_FULL is, and as the CLI's own
+      // outputs word it: one cause, one wording.
+      if (sysErr == ENOSPC || sysErr == EFBIG || sysErr == EDQUOT)
+        what = "cannot write: disk full";
+      else
+        what = "I/O error (" + msg + ")" + os;
       break;
     default:
       what = msg;

@@ -17,7 +17,7 @@ namespace ot = doppler::fleet::ot;
 struct FleetOtArgs {
   std::string problem;
   std::string method = "exact";
-  double reg = 0;  // 0: not given (Sinkhorn's default, ot::defaultReg)
+  double reg = 0;  // 0 when not given (Sinkhorn's default, ot::defaultReg); given, above 0
   int maxIterations = ot::SinkhornOptions{}.max_iterations;
   double tolerance = ot::SinkhornOptions{}.tolerance;
   OutputArgs output;
@@ -143,7 +143,9 @@ void addFleetOtCommand(CLI::App& fleet) {
       ->capture_default_str();
   cmd->add_option("--reg", args->reg,
                   "Sinkhorn's entropic weight eps, in cost units, as POT's reg: minimises "
-                  "<P,C> + eps * sum P log P (default: 1% of the largest cost)");
+                  "<P,C> + eps * sum P log P (default: 1% of the largest cost)")
+      // Given, it must be above 0: a 0 read as "not given" became the default silently.
+      ->check(positiveNumber());
   cmd->add_option("--max-iter", args->maxIterations, "Sinkhorn's iteration limit")
       ->capture_default_str();
   cmd->add_option("--tolerance", args->tolerance,

@@ -31,16 +31,28 @@ void writeOutput(const std::string& path, const std::string& text) {
     std::cout.flush();
     return;
   }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(path, "", "is a directory: give a file name to write to");
   // Write beside the target and rename, so a failed write never leaves a half file behind.
   const std::string tmp = temporarySibling(path);
+  errno = 0;
   std::ofstream out(tmp, std::ios::binary);
-  if (!out) throw InputError(path, "", std::string("cannot write: ") + std::strerror(errno));
+  if (!out)
+    throw InputError(path, "",
+                     std::string("cannot write: ") +
+                         (errno ? std::strerror(errno) : "cannot create a file beside it"));
   out << text;
   out.close();
-  std::error_code ec;
   if (!out) {
+    const int why = errno;
     std::filesystem::remove(tmp, ec);
-    throw InputError(path, "", "write failed (disk full?)");
+    // As the run store words it (sessions/sqlite_db.cpp): one cause, one wording.
+    throw InputError(
+        path, "",
+        why == ENOSPC || why == EFBIG || why == EDQUOT
+            ? std::string("cannot write: disk full")
+            : std::string("cannot write: ") + (why ? std::strerror(why) : "the write failed"));
   }
   std::filesystem::rename(tmp, path, ec);
   if (ec) {

@@ -98,6 +98,8 @@ nlohmann::json readCheckpoint(const std::string& path, PolicyConfig* config, Pol
                               torch::optim::Optimizer* optimizer, bool* had_optimizer,
                               std::vector<torch::Tensor>* extra,
                               const std::function<Policy::Impl*(const PolicyConfig&)>& make) {
+  if (std::filesystem::is_directory(path))
+    throw InputError(path, "", "is a directory, not a checkpoint file");
   if (!std::filesystem::is_regular_file(path))
     throw InputError(path, "", "no such checkpoint file");
   if (isWeightsFile(path))

@@ -248,6 +248,13 @@ TEST_F(Cli, NonsenseThatUsedToBeAcceptedIsRefused) {
              "place --devices 4 --graph " + kChain, "simulate --devices 4 --graph " + kChain,
              "demo", "eval --devices 4 --graph " + kChain})
       expectBadInput(cmd + " --seed " + seed, {"--seed", seed});
+  // Misleading messages, each now saying the thing: "-o DIR" said "cannot write: Success"; a
+  // --reg of 0 silently became the default.
+  fs::create_directories(path("adir"));
+  expectBadInput("place --devices 4 --graph " + kChain + " -o " + path("adir"),
+                 {"adir", "is a directory"});
+  const std::string ot = write("ot.json", R"({"a":[1,1],"b":[1,1],"cost":[[0,1],[1,0]]})");
+  expectBadInput("fleet ot --problem " + ot + " --method sinkhorn --reg 0", {"--reg", "found 0"});
 }
 
 TEST_F(Cli, BadInputGetsOneClearLineAndStatusTwo) {

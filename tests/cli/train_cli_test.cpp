@@ -193,6 +193,10 @@ TEST_F(TrainCli, BadInputIsOneClearLine) {
   expectBadInput(
       "eval --policy " + path("missing.pt") + " --graph " + kChain + " --devices 4 --no-record",
       {"missing.pt", "no such checkpoint"});
+  std::filesystem::create_directories(path("adir"));
+  expectBadInput(
+      "eval --policy " + path("adir") + " --graph " + kChain + " --devices 4 --no-record",
+      {"adir", "is a directory"});
   expectBadInput(
       "train --graph " + kChain + " --devices 4 --stage rl --out " + path("x.pt") + " --no-record",
       {"--stage"});
