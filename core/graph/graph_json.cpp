@@ -302,6 +302,10 @@ DeviceSet parseDeviceSet(std::string_view text, const std::string& file) {
                                           : "gpu" + std::to_string(i);
       dev.tflops = number(require(devs[i], "tflops", p), p + ".tflops");
       if (dev.tflops <= 0) throw InputError("", p + ".tflops", "must be positive");
+      // A zettaflop device at most: beyond, the rates derived from it (memory bandwidth, times
+      // in microseconds) overflow and the error would name a field the file does not have.
+      if (dev.tflops > 1e9)
+        throw InputError("", p + ".tflops", "must be at most 1e9 (a zettaflop per second)");
       if (auto it = devs[i].find("memory_gb"); it != devs[i].end())
         dev.memory_gb = nonNegative(*it, p + ".memory_gb");
       // Memory bandwidth (the roofline of nodes with memory_bytes): when a file leaves it out,

@@ -255,6 +255,11 @@ TEST_F(Cli, NonsenseThatUsedToBeAcceptedIsRefused) {
                  {"adir", "is a directory"});
   const std::string ot = write("ot.json", R"({"a":[1,1],"b":[1,1],"cost":[[0,1],[1,0]]})");
   expectBadInput("fleet ot --problem " + ot + " --method sinkhorn --reg 0", {"--reg", "found 0"});
+  // tflops 1e308 blamed memory_gbps, a field the file does not have.
+  const std::string fast = write("fast.json", R"({"format":"device-set/1","devices":[
+    {"name":"g","tflops":1e308}],"links":{"bandwidth_gbps":16,"latency_us":5}})");
+  expectBadInput("place --graph " + kChain + " --devices " + fast,
+                 {"fast.json", "devices[0].tflops", "at most"});
 }
 
 TEST_F(Cli, BadInputGetsOneClearLineAndStatusTwo) {
