@@ -563,5 +563,30 @@ TEST(OnnxHostile, ANegativeInputDimensionIsCalledNegative) {
   EXPECT_EQ(err.find("unknown"), std::string::npos) << err;
 }
 
+TEST(OnnxHostile, ReshapeGatherAndResizeNonsenseIsRefused) {
+  {
+    OnnxBuilder b("reshape");
+    const std::string x = b.input("x", {2, 8});
+    const std::string y = b.node("Reshape", "/r", {x, b.ints("shape", {0, -7})});
+    b.output(y, {2, 8});
+    EXPECT_NE(errorOf(b.serialize()).find("/r"), std::string::npos);
+  }
+  {
+    OnnxBuilder b("gather");
+    const std::string x = b.input("x", {2, 8});
+    const std::string y = b.node("Gather", "/g", {x, b.ints("idx", {99})});
+    b.attr("axis", int64_t{9});
+    b.output(y, {2, 1});
+    EXPECT_NE(errorOf(b.serialize()).find("/g"), std::string::npos);
+  }
+  {
+    OnnxBuilder b("resize");
+    const std::string x = b.input("x", {1, 3, 8, 8});
+    const std::string y = b.node("Resize", "/up", {x, "", b.floats("scales", {1, 1, 0, 0})});
+    b.output(y, {1, 3, 16, 16});
+    EXPECT_NE(errorOf(b.serialize()).find("/up"), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace doppler
