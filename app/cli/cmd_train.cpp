@@ -2,7 +2,6 @@
 // output are plain C++ here; the training itself runs in the LibTorch module
 // (core/train/torch_module.h), opened when the command starts.
 #include <cmath>
-#include <csignal>
 #include <exception>
 #include <iostream>
 #include <map>
@@ -20,6 +19,7 @@
 #include "core/train/torch_module.h"
 #include "core/train/train_config.h"
 #include "core/train/train_recording.h"
+#include "interrupt.h"
 #include "placement_json.h"
 #include "policy_cli.h"
 #include "progress_bar.h"
@@ -30,11 +30,12 @@
 namespace doppler::cli {
 namespace {
 
-// Ctrl-C cancels the run between updates (its checkpoint is written, so it can be resumed).
-// Cancelling is one lock-free atomic store, safe in a signal handler.
-const CancelToken* gCancel = nullptr;
-extern "C" void onInterrupt(int) {
-  if (gCancel) gCancel->cancel();
+// After the result of an interrupted run is printed: exit 130 (interrupt.h).
+void throwIfInterrupted(const train::TrainResult& result, const std::string& checkpoint) {
+  if (!result.cancelled || InterruptGuard::received().empty()) return;
+  throw Interrupted("interrupted by " + InterruptGuard::received() + " after " +
+                    std::to_string(result.episodes_done) + " episodes: the result so far is " +
+                    "above (partial); resume with --from " + checkpoint);
 }
 
 nlohmann::json numberOrNull(double x) {
@@ -174,6 +175,11 @@ void runTrain(const TrainArgs& args) {
     const policy::GraphFeatures features = policy::graphFeatures(costs);
     expected = train::expectedImprovement(start->scores(features), costs, features, cfg.sim);
   }
+  // Ctrl-C or SIGTERM cancels the run between updates: its checkpoint is written, so it can be
+  // resumed, and the command exits 130 after printing what it has. Guarded from before the run
+  // is stored: a signal once it shows as running is never the default handler's.
+  const CancelToken cancel;
+  const InterruptGuard guard(cancel);
   RunRecording rec(args.record, spec, g, d);
   std::optional<sessions::MetricWriter> metrics;
   if (rec.enabled()) metrics.emplace(rec.store(), rec.id());
@@ -203,9 +209,6 @@ void runTrain(const TrainArgs& args) {
   };
 
   train::TrainRequest request{g, d, cfg, arch, args.from};
-  const CancelToken cancel;
-  gCancel = &cancel;
-  auto previous = std::signal(SIGINT, onInterrupt);
   train::TrainResult result;
   std::exception_ptr error;
   try {
@@ -213,8 +216,6 @@ void runTrain(const TrainArgs& args) {
   } catch (...) {
     error = std::current_exception();
   }
-  std::signal(SIGINT, previous);
-  gCancel = nullptr;
   try {
     if (error) std::rethrow_exception(error);
   } catch (const std::exception& e) {
@@ -239,6 +240,7 @@ void runTrain(const TrainArgs& args) {
                           {"distill_updates", result.distill_updates},
                           {"resumed", result.resumed},
                           {"cancelled", result.cancelled},
+                          {"partial", result.cancelled},
                           {"seconds", result.seconds},
                           {"greedy_makespan_us", result.greedy_makespan_us},
                           {"best_makespan_us", numberOrNull(result.best_makespan_us)},
@@ -279,6 +281,7 @@ void runTrain(const TrainArgs& args) {
     }
     if (rec.enabled()) out["run_id"] = rec.id();
     writeOutput("", dump(out));
+    throwIfInterrupted(result, args.out);
     return;
   }
   std::ostringstream s;
@@ -303,6 +306,7 @@ void runTrain(const TrainArgs& args) {
   s << "checkpoint    " << args.out << "\n";
   if (rec.enabled()) s << "run " << rec.id() << " recorded in " << rec.db() << "\n";
   writeOutput("", s.str());
+  throwIfInterrupted(result, args.out);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -183,6 +184,23 @@ TEST_F(TrainCli, RunsAreRecordedInTheStore) {
   // Ended by the training's own record, not marked failed when the command exits.
   EXPECT_EQ(out.find("\"failed\""), std::string::npos) << out;
   EXPECT_NE(out.find("\"eval\""), std::string::npos) << out;
+}
+
+// Ctrl-C during training: the checkpoint is written, the result so far printed (partial), the
+// run stored cancelled, exit 130; the run resumes with --from.
+TEST_F(TrainCli, CtrlCKeepsTheCheckpointPrintsThePartialResultAndExits130) {
+  const std::string db = path("runs.sqlite"), ckpt = path("int.pt");
+  const doppler::testing::CliResult r =
+      runThenSignal("train --graph " + kChain + " --devices 4 --stage sim --episodes 1000000 " +
+                        "--hidden 16 --mp-steps 2 --out " + ckpt + " --json",
+                    db, SIGINT);
+  ASSERT_EQ(r.status, 130) << r.err;
+  const nlohmann::json out = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(out["partial"].get<bool>());
+  EXPECT_TRUE(out["cancelled"].get<bool>());
+  EXPECT_NE(r.err.find("resume with --from " + ckpt), std::string::npos) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(ckpt));
+  EXPECT_EQ(firstRunStatus(db), "cancelled");
 }
 
 TEST_F(TrainCli, BadInputIsOneClearLine) {

@@ -1,9 +1,14 @@
 #include "tests/support/cli_fixture.h"
 
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <thread>
 
 namespace doppler::testing {
 
@@ -27,6 +32,41 @@ CliResult CliFixture::expectBadInput(const std::string& args,
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\nstderr: " << r.err;
   for (const auto& f : fragments)
     EXPECT_NE(r.err.find(f), std::string::npos) << "missing '" << f << "' in: " << r.err;
+  return r;
+}
+
+std::string CliFixture::firstRunStatus(const std::string& db) const {
+  const CliResult r = run("runs list --json --db " + db);
+  if (r.status != 0) return {};
+  const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  if (j.is_discarded() || !j.contains("runs") || j["runs"].empty()) return {};
+  return j["runs"][0].value("status", "");
+}
+
+CliResult CliFixture::runThenSignal(const std::string& args, const std::string& db,
+                                    int signal) const {
+  // Files of its own: the polling below runs commands that write stdout and stderr.
+  const std::string out = path("signalled-stdout"), err = path("signalled-stderr");
+  // exec: the shell becomes doppler, so the signal reaches it.
+  const std::string cmd = "exec env XDG_DATA_HOME=" + path("xdg-data") + " HOME=" + path("home") +
+                          " " + std::string(DOPPLER_CLI) + " " + args + " --db " + db + " >" + out +
+                          " 2>" + err + " </dev/null";
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  CliResult r;
+  if (pid < 0) return r;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(3);
+  while (firstRunStatus(db) != "running" && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ::kill(pid, signal);
+  int raw = 0;
+  ::waitpid(pid, &raw, 0);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
   return r;
 }
 

@@ -21,6 +21,12 @@ class CliFixture : public TempDirTest {
   // Expects exit status 2 and exactly one line on stderr containing every fragment.
   CliResult expectBadInput(const std::string& args,
                            const std::vector<std::string>& fragments) const;
+  // Runs `args` (with `--db db`) in the background and, once the session shows its run as
+  // running (handlers in place, work started; no timing), sends `signal`; returns what the
+  // command printed and its exit status (-1 if the signal killed it).
+  CliResult runThenSignal(const std::string& args, const std::string& db, int signal) const;
+  // The status of the session's first run ("running", "cancelled", ...), "" before it exists.
+  std::string firstRunStatus(const std::string& db) const;
 };
 
 }  // namespace doppler::testing
