@@ -2,12 +2,12 @@
 // the slot-level simulator: the demand predictor, then the OT-guided PPO policy. The training runs
 // in the LibTorch module; this file parses options, shows progress, records the run (kind
 // "fleet", method "train") and prints the result.
-#include <csignal>
 #include <sstream>
 
 #include "core/fleet/learn/fleet_methods.h"
 #include "core/graph/input_error.h"
 #include "fleet_cli.h"
+#include "interrupt.h"
 #include "output.h"
 #include "progress_bar.h"
 #include "run_recording.h"
@@ -19,11 +19,6 @@ namespace {
 
 namespace fs = doppler::fleet::sim;
 namespace fl = doppler::fleet::learn;
-
-const CancelToken* gCancel = nullptr;
-extern "C" void onFleetInterrupt(int) {
-  if (gCancel) gCancel->cancel();
-}
 
 struct FleetTrainArgs : FleetScenarioArgs {
   FleetTrainArgs() { poolScale = fs::RunOptions{}.pool_scale; }
@@ -65,11 +60,10 @@ void runFleetTrain(const FleetTrainArgs& args) {
                    sessions::fleetRunGraph(args.topology), sessions::fleetRunDevices(prepared));
 
   CancelToken cancel;
-  gCancel = &cancel;
-  auto previous = std::signal(SIGINT, onFleetInterrupt);
   ProgressBar bar("fleet train");
   fl::FleetTrainResult result;
   try {
+    const InterruptGuard guard(cancel);  // Ctrl-C or SIGTERM ends training between episodes
     result = fl::trainFleetPolicy(request, cancel, [&](const fl::FleetTrainProgress& p) {
       if (p.phase == "predictor") {
         bar.update(0, p.episodes, "training the demand predictor");
@@ -85,11 +79,8 @@ void runFleetTrain(const FleetTrainArgs& args) {
       bar.update(p.episode, p.episodes, d.str());
     });
   } catch (const std::invalid_argument& e) {
-    std::signal(SIGINT, previous);
     throw InputError("", "options", e.what());
   }
-  std::signal(SIGINT, previous);
-  gCancel = nullptr;
   bar.finish();
 
   const fl::FleetTrainTail last = fl::lastEpisodes(result);

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <csignal>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -21,17 +20,13 @@
 #include "core/train/distributed.h"
 #include "core/train/dp_worker.h"
 #include "core/train/torch_module.h"
+#include "interrupt.h"
 #include "output.h"
 #include "progress_bar.h"
 #include "text_table.h"
 
 namespace doppler::cli {
 namespace {
-
-const CancelToken* gCancel = nullptr;
-extern "C" void onGeneralInterrupt(int) {
-  if (gCancel) gCancel->cancel();
-}
 
 std::vector<std::string> splitList(const std::string& list) {
   std::vector<std::string> out;
@@ -309,11 +304,10 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
   RunRecording rec(recordArgs, spec);  // a --db it refuses: InputError, before training
 
   CancelToken cancel;
-  gCancel = &cancel;
-  auto previous = std::signal(SIGINT, onGeneralInterrupt);
   ProgressBar bar(dist.rank == 0 ? "train --general" : "");
   train::GeneralTrainResult r;
   try {
+    const InterruptGuard guard(cancel);  // Ctrl-C or SIGTERM ends training between updates
     r = torch.trainGeneral(cfg, c.from, c.out, distributed ? &dist : nullptr, cancel,
                            [&](const train::GeneralTrainProgress& p) {
                              if (dist.rank != 0) return;
@@ -326,14 +320,10 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
                              rec.metric("elapsed_s", p.episodes, p.elapsed_s);
                            });
   } catch (const std::exception& e) {
-    std::signal(SIGINT, previous);
-    gCancel = nullptr;
     bar.finish();
     rec.fail(e.what());
     throw;
   }
-  std::signal(SIGINT, previous);
-  gCancel = nullptr;
   bar.finish();
   if (dist.rank != 0) return;  // rank 0 reports and writes the checkpoint
   const long episodes = r.updates_done * cfg.batch;

@@ -27,6 +27,10 @@ QColor blendColors(const QColor& a, const QColor& b, double towardB) {
 // grouped by colour: a few fills and line lists instead of thousands of item paints. Below these
 // levels of detail an item draws only a flat box or a chord, which is what the batch draws.
 constexpr qreal kBatchNodesBelowLod = 0.3;
+// The levels of detail from which a node, and a group, draws its own label; below them the scene
+// names the heaviest of them itself (GraphScene::landmarks).
+constexpr qreal kNodeLabelsAboveLod = 0.45;
+constexpr qreal kGroupLabelsAboveLod = 0.3;
 constexpr qreal kBatchEdgesBelowLod = 0.5;
 
 }  // namespace
@@ -94,7 +98,7 @@ class NodeItem : public QGraphicsItem {
       p->setBrush(hovered ? shown.lighter(125) : shown);
       p->drawRoundedRect(rect, 4, 4);
       paintShares(p, lod);
-      if (lod > 0.45 || (group && lod > 0.3)) {
+      if (lod > kNodeLabelsAboveLod || (group && lod > kGroupLabelsAboveLod)) {
         // A prepared text layout: drawing 2,000 labels costs a fraction of laying them out.
         if (text.text().isEmpty()) {
           text.setText(label);
@@ -801,13 +805,11 @@ std::vector<GraphScene::Landmark> GraphScene::landmarks(const QTransform& toDevi
   std::vector<Landmark> out;
   if (nodes_.empty() || !display_ || overlay_) return out;  // stepping: the badges speak
   const double zoom = std::sqrt(std::abs(toDevice.determinant()));
-  // The levels of detail from which the items draw their own labels (NodeItem::paint).
-  constexpr double kNodeLabels = 0.45, kGroupLabels = 0.3;
-  if (zoom > kNodeLabels) return out;
+  if (zoom > kNodeLabelsAboveLod) return out;
   const DisplayGraph& d = *display_;
   std::vector<int> order;
   for (int v = 0; v < static_cast<int>(nodes_.size()); ++v)
-    if (!(nodes_[v]->group && zoom > kGroupLabels)) order.push_back(v);
+    if (!(nodes_[v]->group && zoom > kGroupLabelsAboveLod)) order.push_back(v);
   auto work = [&](int v) { return v < static_cast<int>(workUs_.size()) ? workUs_[v] : 0.0; };
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
     const int ma = d.memberCount(a), mb = d.memberCount(b);
