@@ -121,7 +121,8 @@ BENCHMARK_CAPTURE(BM_HeuristicPlacement, local_search_500k, "local-search", 5000
 // by side on the paper's 8-GPU block (302 nodes, 8 devices), where the starts differ most: each
 // iteration is one whole placement (the policy's features, encoder and decode, then the search),
 // and `makespan_ms` is what it finds (seed 1). At equal time, compare a budget from the policy
-// with a larger one from critical-path (general_policy_note.md, "Stop 26").
+// with a larger one from critical-path (scripts/experiments/general_policy_note.md, "the policy as
+// a start for local search").
 struct EightGpuBlock {
   DataflowGraph graph = bench::paperGraphOrGenerated("8gpu_transformer_block.txt", "llama-block");
   DeviceSet devices = DeviceSet::uniform(8);
