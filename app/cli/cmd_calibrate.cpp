@@ -19,6 +19,7 @@
 #include "core/graph/input_error.h"
 #include "core/sim/cost_table.h"
 #include "core/train/torch_module.h"
+#include "interrupt.h"
 #include "output.h"
 
 namespace doppler::cli {
@@ -48,19 +49,26 @@ int deviceCount(const std::string& devices) {
   throw InputError("", "--devices", "must be local or a number of devices (1 to 4096)");
 }
 
+// The LibTorch module's kernels, and the token that stops them (Ctrl-C, SIGTERM).
+struct KernelRunner {
+  const train::TorchModule& module;
+  const CancelToken& cancel;
+};
+
 // Runs `g` (every node on device `a[v]`) with the torch kernels at `sizeFactor`, `repeat` times;
 // returns the median repeat's schedule.
-Schedule runKernels(const train::TorchModule& torch, const DataflowGraph& g, const Assignment& a,
+Schedule runKernels(const KernelRunner& torch, const DataflowGraph& g, const Assignment& a,
                     int devices, int repeat, double sizeFactor = 1) {
   exec::TorchKernelSpec spec;
   spec.size_factor = sizeFactor;
-  auto backend = torch.cpuBackend(g, spec);
+  auto backend = torch.module.cpuBackend(g, spec);
   exec::ExecOptions opts;
   opts.repeat = repeat;
   opts.timeout = std::chrono::milliseconds(600000);
   try {
-    return exec::execute(g, a, devices, *backend, opts).schedule;
+    return exec::execute(g, a, devices, *backend, opts, torch.cancel).schedule;
   } catch (const exec::ExecError& e) {
+    if (torch.cancel.cancelled()) throw;  // runCalibrate says it was interrupted
     throw InputError("", "calibrate", e.what());
   }
 }
@@ -68,7 +76,7 @@ Schedule runKernels(const train::TorchModule& torch, const DataflowGraph& g, con
 // Runs `g` at `sizeFactor` and adds each node's time, with the FLOPs and bytes the simulation of
 // a torch run charges it (exec::kernelGraph), to its device's samples of its op.
 // Returns the schedule.
-Schedule profile(const train::TorchModule& torch, const DataflowGraph& g, const Assignment& a,
+Schedule profile(const KernelRunner& torch, const DataflowGraph& g, const Assignment& a,
                  double sizeFactor, int devices, int repeat, std::vector<OpSamples>& samples) {
   const Schedule s = runKernels(torch, g, a, devices, repeat, sizeFactor);
   const DataflowGraph charged = exec::kernelGraph(g, sizeFactor);
@@ -110,8 +118,7 @@ const std::vector<Probe>& probes() {
 // Independent nodes of every probe at shapes like those of paper graphs scaled for `doppler
 // exec` (1 K to 256 K elements; matmul outputs 48 x 48 to 360 x 360 with K 128 to 4096), each
 // `copies` times per device, every device busy at once.
-void sweep(const train::TorchModule& torch, int devices, int repeat,
-           std::vector<OpSamples>& samples) {
+void sweep(const KernelRunner& torch, int devices, int repeat, std::vector<OpSamples>& samples) {
   DataflowGraph g;
   Assignment a;
   auto add = [&](const std::string& op, double flops, double outputBytes) {
@@ -143,8 +150,8 @@ void sweep(const train::TorchModule& torch, int devices, int repeat,
 
 // Each graph's kernels at the size factor `doppler exec` would give it on these devices, every
 // device running its own copy of the whole graph at once (its inputs local, so no copies).
-void profileGraph(const train::TorchModule& torch, const DataflowGraph& g, double sizeFactor,
-                  int devices, int repeat, std::vector<OpSamples>& samples) {
+void profileGraph(const KernelRunner& torch, const DataflowGraph& g, double sizeFactor, int devices,
+                  int repeat, std::vector<OpSamples>& samples) {
   DataflowGraph copies;
   Assignment a;
   for (int d = 0; d < devices; ++d) {
@@ -175,7 +182,7 @@ struct CopySample {
 // chain of copies (measureLinks) arrives in 15 to 20 us; under load a copy arrived 0.1 to 4 ms
 // after its producer ended (the executor's copy thread waits for a core), which the latency
 // fitted from these samples carries into the simulation.
-void profileSpread(const train::TorchModule& torch, const DataflowGraph& g, double sizeFactor,
+void profileSpread(const KernelRunner& torch, const DataflowGraph& g, double sizeFactor,
                    int devices, int repeat, std::vector<OpSamples>& samples,
                    std::vector<CopySample>& copies) {
   if (devices < 2) return;
@@ -231,7 +238,7 @@ struct LinkFit {
 
 // Copies between every ordered pair of devices at a few sizes; time = producer's end to the
 // copy's end (what the simulator charges: bytes / bandwidth + latency), fitted by least squares.
-LinkFit measureLinks(const train::TorchModule& torch, int devices, int repeat) {
+LinkFit measureLinks(const KernelRunner& torch, int devices, int repeat) {
   LinkFit fit;
   if (devices < 2) return fit;
   const std::vector<double> sizes = {4096, 65536, 262144, 1 << 20};
@@ -296,7 +303,11 @@ void runCalibrate(const CalibrateArgs& args) {
                        "has no nodes with an op and FLOPs or output bytes: no torch kernels to "
                        "profile");
   }
-  const train::TorchModule& torch = train::loadTorchModule();
+  // From here Ctrl-C or SIGTERM stops the measurements: a partial calibration would fit rates
+  // to some ops and guess the rest, so nothing is written and the --out file stays as it was.
+  CancelToken cancel;
+  const InterruptGuard guard(cancel);
+  const KernelRunner torch{train::loadTorchModule(), cancel};
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (devices > cores)
     std::cerr << "doppler calibrate: " << devices << " devices on " << cores
@@ -306,18 +317,26 @@ void runCalibrate(const CalibrateArgs& args) {
   // ops it has (their shapes are the ones that will run; the sweep's keep a single shape from
   // leaving the overhead and the two roofs undetermined).
   std::vector<OpSamples> samples(devices), profiled(devices);
-  sweep(torch, devices, args.repeat, samples);
+  LinkFit link;
   std::vector<double> sizeFactors;
   std::vector<CopySample> loadedCopies;
-  for (const DataflowGraph& g : graphs) {
-    sizeFactors.push_back(exec::defaultSizeFactor(g, devices, args.targetMs));
-    profileGraph(torch, g, sizeFactors.back(), devices, args.repeat, profiled);
-    profileSpread(torch, g, sizeFactors.back(), devices, args.repeat, profiled, loadedCopies);
+  try {
+    sweep(torch, devices, args.repeat, samples);
+    for (const DataflowGraph& g : graphs) {
+      sizeFactors.push_back(exec::defaultSizeFactor(g, devices, args.targetMs));
+      profileGraph(torch, g, sizeFactors.back(), devices, args.repeat, profiled);
+      profileSpread(torch, g, sizeFactors.back(), devices, args.repeat, profiled, loadedCopies);
+    }
+    link = measureLinks(torch, devices, args.repeat);
+  } catch (const exec::ExecError&) {
+    if (InterruptGuard::received().empty()) throw;
+    throw Interrupted("interrupted by " + InterruptGuard::received() +
+                      " during the measurements: nothing was written (" + args.out +
+                      " is as it was)");
   }
   for (int d = 0; d < devices; ++d)
     for (const auto& [op, list] : profiled[d])
       samples[d][op].insert(samples[d][op].end(), list.begin(), list.end());
-  LinkFit link = measureLinks(torch, devices, args.repeat);
   // With graphs: the bandwidth of the idle chain, the latency of the copies under load (their
   // mean time beyond bytes / bandwidth; the mean, since a makespan adds up what it waits).
   std::optional<double> idleLatency;

@@ -22,6 +22,7 @@
 #include "core/sim/assignment_io.h"
 #include "core/sim/cost_table.h"
 #include "core/train/torch_module.h"
+#include "interrupt.h"
 #include "placement_json.h"
 #include "run_recording.h"
 #include "sessions/from_core.h"
@@ -214,6 +215,11 @@ void runExec(const ExecArgs& args) {
                                     {"repeat", args.repeat},
                                     {"scale", scale},
                                     {"pace", args.pace}});
+  // From here Ctrl-C or SIGTERM stops the execution: the repeats that finished are reported,
+  // marked partial, and the run is stored cancelled (none finished: nothing measured, exit 130).
+  // Guarded before the run is stored, so a run shown as running always takes the signal.
+  CancelToken cancel;
+  const InterruptGuard guard(cancel);
   RunRecording rec(args.record, spec, in.graph, in.devices);
   exec::ExecResult result;
   std::optional<double> difference;
@@ -227,13 +233,13 @@ void runExec(const ExecArgs& args) {
     else
       backendPtr = std::make_unique<exec::CpuSyntheticBackend>(in.graph, work);
     exec::Backend& backend = *backendPtr;
-    result = exec::execute(in.graph, file.assignment, devices, backend, opts);
+    result = exec::execute(in.graph, file.assignment, devices, backend, opts, cancel);
     if (useCuda) {
       gpuKernelUs.assign(devices, 0);
       const auto times = static_cast<exec::CudaBackend&>(backend).kernelTimesUs();
       for (int v = 0; v < in.graph.nodeCount(); ++v) gpuKernelUs[file.assignment[v]] += times[v];
     }
-    if (args.verify) {
+    if (args.verify && !result.cancelled) {
       // The same graph on one device, fifo: the reference every placement must reproduce.
       // (Same backend, its buffers reused; a single device makes no copies, so pacing is moot.)
       exec::ExecOptions ref;
@@ -243,6 +249,13 @@ void runExec(const ExecArgs& args) {
       difference = exec::digestDifference(result.output_digest, reference.output_digest);
     }
   } catch (const exec::ExecError& e) {
+    if (cancel.cancelled() && !InterruptGuard::received().empty()) {
+      rec.savePlacement(in.graph, simulated, false);  // the simulation beside it is kept
+      rec.finish(sessions::RunStatus::Cancelled);
+      throw Interrupted("interrupted by " + InterruptGuard::received() +
+                        " before the first execution finished: nothing was measured (the run is "
+                        "stored cancelled, with its simulated timeline)");
+    }
     rec.fail(e.what());  // the recording is marked failed as it unwinds
     throw InputError(args.graph.graph, "exec", e.what());
   } catch (const InputError& e) {
@@ -259,7 +272,8 @@ void runExec(const ExecArgs& args) {
                                              {"lower_bound_us", simulated.lower_bound_us}};
     store.setFigures(run, figures);
   });
-  rec.finish();
+  const bool partial = result.cancelled;
+  rec.finish(partial ? sessions::RunStatus::Cancelled : sessions::RunStatus::Finished);
   const SimResult measured = asSimResult(result.schedule, devices);
   writeRecordedResult(
       args.output, rec,
@@ -287,6 +301,10 @@ void runExec(const ExecArgs& args) {
         out["shared_cores"] = result.shared_cores;
         out["paced_transfers"] = args.pace;
         out["note"] = deviceNote;
+        if (partial) {
+          out["partial"] = true;
+          out["interrupted_by"] = InterruptGuard::received();
+        }
         if (difference) {
           out["outputs_match"] = match;
           out["max_output_difference"] = *difference;
@@ -296,7 +314,9 @@ void runExec(const ExecArgs& args) {
       [&] {
         std::ostringstream s;
         s.precision(6);
-        s << "measured     " << result.measured_makespan_us << " us (median of " << args.repeat
+        s << "measured     " << result.measured_makespan_us << " us (median of "
+          << result.makespans_us.size()
+          << (partial ? " of " + std::to_string(args.repeat) + ", interrupted" : std::string())
           << "; " << (useCuda ? deviceNote : "CPU cores stand in for GPUs") << ")\n";
         s << "simulated    " << scaledSimUs << " us (" << simUs << " us x scale " << scale << ", "
           << args.sim.discipline << ")\n";
@@ -305,11 +325,17 @@ void runExec(const ExecArgs& args) {
         s << "\n";
         s << "error        " << (result.measured_makespan_us - scaledSimUs) / scaledSimUs * 100
           << "%\n";
+        if (partial) s << "outputs      not verified (interrupted)\n";
         if (difference)
           s << "outputs      " << (match ? "match" : "DIFFER") << " a single-device run (max "
             << *difference << ")\n";
         return s.str();
       });
+  if (partial)
+    throw Interrupted("interrupted by " + InterruptGuard::received() + " after " +
+                      std::to_string(result.makespans_us.size()) + " of " +
+                      std::to_string(args.repeat) +
+                      " executions: the measurement so far is above (partial)");
   if (difference && !match)
     throw InputError(args.graph.graph, "exec",
                      "the outputs differ from a single-device run (max relative difference " +

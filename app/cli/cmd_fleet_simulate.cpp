@@ -18,6 +18,7 @@
 #include "core/graph/input_error.h"
 #include "core/train/torch_module.h"
 #include "fleet_cli.h"
+#include "interrupt.h"
 #include "output.h"
 #include "progress_bar.h"
 #include "run_recording.h"
@@ -268,6 +269,10 @@ void runCompare(const FleetSimArgs& args) {
   const std::vector<std::string> methods = splitMethods(args.methods);
   nlohmann::json extra = {{"seeds", args.seeds}, {"methods", methods}};
   const fs::PreparedScenario first = prepare(o);  // validates options and reports the load
+  // From here Ctrl-C or SIGTERM stops the comparison between two runs: the seeds every method
+  // finished are reported, marked partial, and the run is stored cancelled (exit 130).
+  CancelToken cancel;
+  const InterruptGuard guard(cancel);
   const bool torta = std::any_of(methods.begin(), methods.end(), fl::needsCheckpoint);
   std::string policy = args.policy;
   if (torta && !policy.empty())
@@ -286,10 +291,14 @@ void runCompare(const FleetSimArgs& args) {
     request.out = policy;
     request.checkpoint_every = 0;
     ProgressBar bar("training torta");
-    trained = fl::trainFleetPolicy(request, CancelToken{}, [&](const fl::FleetTrainProgress& p) {
+    trained = fl::trainFleetPolicy(request, cancel, [&](const fl::FleetTrainProgress& p) {
       if (p.phase == "ppo") bar.update(p.episode, p.episodes);
     });
     bar.finish();
+    if (trained.cancelled)
+      throw Interrupted("interrupted by " + InterruptGuard::received() + " after " +
+                        std::to_string(trained.episodes_done) +
+                        " episodes of training torta for the comparison: nothing was compared");
     extra["trained_episodes"] = trained.episodes_done;
   }
   // A policy removed at the end is not named: the JSON would point at a file that is gone.
@@ -298,9 +307,15 @@ void runCompare(const FleetSimArgs& args) {
                    sessions::fleetRunGraph(args.topology), sessions::fleetRunDevices(first));
   fs::Comparison c;
   try {
-    c = fl::compareFleetMethods(o, methods, args.seeds, policy);
+    c = fl::compareFleetMethods(o, methods, args.seeds, policy, cancel);
   } catch (const std::invalid_argument& e) {
     throw InputError("", "options", e.what());
+  }
+  const bool partial = c.cancelled;
+  if (partial && c.seeds() == 0) {
+    rec.finish(sessions::RunStatus::Cancelled);
+    throw Interrupted("interrupted by " + InterruptGuard::received() +
+                      " before every method had finished the first seed: nothing to compare");
   }
   // Per method, per headline figure: the mean over seeds and its 95% CI half-width.
   nlohmann::json table = nlohmann::json::object();
@@ -320,26 +335,36 @@ void runCompare(const FleetSimArgs& args) {
     if (extra.contains("trained_episodes"))
       store.addCheckpointFile(run, policy, trained.episodes_done, "torta");
   });
-  rec.finish();
+  rec.finish(partial ? sessions::RunStatus::Cancelled : sessions::RunStatus::Finished);
   writeRecordedResult(
       args.output, rec,
       [&] {
-        return nlohmann::json{{"topology", first.scenario.world.topology},
-                              {"trace", first.scenario.demand.source},
-                              {"fidelity", args.fidelity},
-                              {"seeds", args.seeds},
-                              {"first_seed", o.seed},
-                              {"policy", extra["policy"]},
-                              {"trained_episodes", extra.value("trained_episodes", 0L)},
-                              {"slots", o.slots},
-                              {"load", loadJson(first, o)},
-                              {"methods", table}};
+        nlohmann::json out{{"topology", first.scenario.world.topology},
+                           {"trace", first.scenario.demand.source},
+                           {"fidelity", args.fidelity},
+                           {"seeds", c.seeds()},
+                           {"first_seed", o.seed},
+                           {"policy", extra["policy"]},
+                           {"trained_episodes", extra.value("trained_episodes", 0L)},
+                           {"slots", o.slots},
+                           {"load", loadJson(first, o)},
+                           {"methods", table}};
+        if (partial) {
+          out["partial"] = true;
+          out["seeds_asked"] = args.seeds;
+          out["interrupted_by"] = InterruptGuard::received();
+        }
+        return out;
       },
       [&] {
         std::ostringstream s;
         s << "fleet       " << first.scenario.world.topology << ", " << first.scenario.demand.source
           << ", " << args.fidelity << " simulator, " << o.slots << " slots, seeds " << o.seed
-          << ".." << o.seed + args.seeds - 1 << " (mean ± 95% CI)\n"
+          << ".." << o.seed + c.seeds() - 1 << " (mean ± 95% CI"
+          << (partial ? "; interrupted: " + std::to_string(c.seeds()) + " of " +
+                            std::to_string(args.seeds) + " seeds"
+                      : std::string())
+          << ")\n"
           << loadLine(first, o) << "\n";
         const std::vector<std::pair<std::string, std::string>> cols = {
             {"mean_response_s", "resp s"},    {"p95_response_s", "p95 s"},
@@ -362,7 +387,7 @@ void runCompare(const FleetSimArgs& args) {
                     ? 1
                     : 3;
             row.push_back(fixedNumber(v, digits) +
-                          (args.seeds > 1 ? "±" + fixedNumber(ci, digits) : ""));
+                          (c.seeds() > 1 ? "±" + fixedNumber(ci, digits) : ""));
           }
           rows.push_back(row);
         }
@@ -371,6 +396,10 @@ void runCompare(const FleetSimArgs& args) {
         s << textTable(rows, align);
         return s.str();
       });
+  if (partial)
+    throw Interrupted("interrupted by " + InterruptGuard::received() + " after " +
+                      std::to_string(c.seeds()) + " of " + std::to_string(args.seeds) +
+                      " seeds: the comparison so far is above (partial)");
 }
 
 void addCommonOptions(CLI::App& cmd, FleetSimArgs& args) {

@@ -89,11 +89,7 @@ void runFleetTrain(const FleetTrainArgs& args) {
                lastReward = last.reward;
   const std::map<std::string, double> figures = fl::trainFigures(result);
   rec.save([&](sessions::RunStore& store, int64_t run) { store.setFigures(run, figures); });
-  if (result.cancelled)
-    rec.fail("cancelled after " + std::to_string(result.history.size()) +
-             " episodes; checkpoint written");
-  else
-    rec.finish();
+  rec.finish(result.cancelled ? sessions::RunStatus::Cancelled : sessions::RunStatus::Finished);
   writeRecordedResult(
       args.output, rec,
       [&] {
@@ -108,6 +104,8 @@ void runFleetTrain(const FleetTrainArgs& args) {
                               {"trace", prepared.scenario.demand.source},
                               {"checkpoint", result.checkpoint},
                               {"cancelled", result.cancelled},
+                              {"partial", result.cancelled},
+                              {"interrupted_by", InterruptGuard::received()},
                               {"figures", figures},
                               {"curve", curve}};
       },
@@ -127,6 +125,11 @@ void runFleetTrain(const FleetTrainArgs& args) {
           << "checkpoint  " << result.checkpoint << "\n";
         return s.str();
       });
+  if (result.cancelled && !InterruptGuard::received().empty())
+    throw Interrupted("interrupted by " + InterruptGuard::received() + " after " +
+                      std::to_string(result.episodes_done) +
+                      " episodes: the result so far is above (partial); resume with --from " +
+                      result.checkpoint);
 }
 
 }  // namespace

@@ -366,6 +366,7 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
                               {"workers", workers},
                               {"train_s", r.train_s},
                               {"cancelled", r.cancelled},
+                              {"partial", r.cancelled},
                               {"sources", {{"kinds", d.kinds}, {"graphs", graphs}}},
                               {"curve", curve}};
       },
@@ -383,6 +384,11 @@ void runGeneralTrain(const GeneralTrainArgs& g, const GeneralTrainCommon& c) {
           << "checkpoint  " << c.out << "\n";
         return s.str();
       });
+  if (r.cancelled && !InterruptGuard::received().empty())
+    throw Interrupted("interrupted by " + InterruptGuard::received() + " after " +
+                      std::to_string(r.updates_done) +
+                      " updates: the result so far is above (partial); resume with --from " +
+                      c.out);
 }
 
 }  // namespace doppler::cli

@@ -334,11 +334,21 @@ ExecResult execute(const DataflowGraph& g, const Assignment& a, int devices, Bac
   result.shared_cores = devices > result.cores;
   const auto deadline = Clock::now() + opts.timeout;
   std::vector<Schedule> schedules;
-  for (int r = 0; r < opts.repeat; ++r) {
+  for (int r = 0; r < opts.repeat && !result.cancelled; ++r) {
+    if (r > 0 && cancel.cancelled()) {
+      result.cancelled = true;
+      break;
+    }
     backend.prepare(a, devices);
     Run run(g, a, devices, backend, opts, cancel, deadline);
-    schedules.push_back(run.go());
-    result.makespans_us.push_back(schedules.back().makespan_us);
+    try {
+      schedules.push_back(run.go());
+      result.makespans_us.push_back(schedules.back().makespan_us);
+    } catch (const ExecError&) {
+      // A cancel keeps the repeats that finished; a failure, or a cancel before any, is thrown.
+      if (!cancel.cancelled() || schedules.empty()) throw;
+      result.cancelled = true;
+    }
   }
   // The median repeat (the lower middle one for an even count) and its timeline.
   std::vector<int> byMakespan(schedules.size());
@@ -348,7 +358,7 @@ ExecResult execute(const DataflowGraph& g, const Assignment& a, int devices, Bac
   const int median = byMakespan[(byMakespan.size() - 1) / 2];
   result.measured_makespan_us = result.makespans_us[median];
   result.schedule = std::move(schedules[median]);
-  result.output_digest = backend.outputDigest();
+  if (!result.cancelled) result.output_digest = backend.outputDigest();
   return result;
 }
 

@@ -56,10 +56,14 @@ struct ExecResult {
   std::vector<double> output_digest;  // per sink, from the last repeat
   int cores = 0;                      // hardware threads this machine has
   bool shared_cores = false;          // more devices than cores
+  // Cancelled after at least one repeat: the figures are of the repeats that finished, and
+  // output_digest is empty (the cancelled repeat left the outputs half written).
+  bool cancelled = false;
 };
 
 // Runs the graph `options.repeat` times. Throws InputError for a bad assignment or order, and
-// ExecError when a kernel fails, the run times out or is cancelled; never hangs.
+// ExecError when a kernel fails, the run times out, or it is cancelled before a repeat finished
+// (cancelled later, it returns the finished repeats, marked cancelled); never hangs.
 ExecResult execute(const DataflowGraph& g, const Assignment& a, int devices, Backend& backend,
                    const ExecOptions& options = {}, const CancelToken& cancel = {});
 

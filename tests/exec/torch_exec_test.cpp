@@ -4,6 +4,7 @@
 // rate for every op of the graph), and that the fitted set is accepted by place and simulate;
 // never speeds.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -101,6 +102,18 @@ TEST_F(TorchExecCli, CalibrateWritesADeviceSetThatPlaceAndSimulateAccept) {
                              " -a " + path("p.json") + " --json --no-record");
   ASSERT_EQ(simulated.status, 0) << simulated.err;
   expectBadInput("calibrate --devices many --out " + path("x.json"), {"--devices"});
+}
+
+// A partial calibration would fit some ops and guess the rest: Ctrl-C writes nothing, keeps the
+// --out file as it was, says so, and exits 130.
+TEST_F(TorchExecCli, CalibrateInterruptedWritesNothing) {
+  const std::string out = write("fitted.json", "the previous file\n");
+  const auto r =
+      runThenSignalOnceHandled("calibrate --devices 2 --repeat 100000 --out " + out, SIGINT, env());
+  ASSERT_EQ(r.status, 130) << "killed by the signal instead of handling it\n" << r.err;
+  EXPECT_NE(r.err.find("interrupted by SIGINT"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nothing was written"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(out), "the previous file\n");
 }
 
 TEST_F(TorchExecCli, CalibrateWithAGraphFitsEveryOpItHas) {

@@ -1,6 +1,7 @@
 // `doppler fleet train`, and torta in `fleet simulate|compare`, end to end with the LibTorch
 // module: the JSON, the run store, training on the spot, and bad checkpoints exiting 2.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -86,6 +87,24 @@ TEST_F(FleetLearnCli, CompareTrainsTortaOnTheSpotWithoutAPolicy) {
   EXPECT_EQ(json::parse(n.out)["policy"], "");
   EXPECT_EQ(json::parse(n.out)["trained_episodes"], 1);
   EXPECT_TRUE(fs::is_empty(path("tmp")));
+}
+
+// Ctrl-C during training: the checkpoint is written, the result so far printed (partial), the
+// run stored cancelled, exit 130.
+TEST_F(FleetLearnCli, CtrlCKeepsTheCheckpointAndExits130) {
+  const std::string db = path("runs.sqlite"), ckpt = path("int.pt");
+  const auto r = runThenSignal(
+      "fleet train -t abilene --slots 24 --episodes 1000000 "
+      "--train-seeds 1 --predictor-epochs 5 --hidden 32 --out " +
+          ckpt + " --json",
+      db, SIGINT);
+  ASSERT_EQ(r.status, 130) << "killed by the signal instead of handling it\n" << r.err;
+  const json out = json::parse(r.out);
+  EXPECT_TRUE(out["partial"].get<bool>());
+  EXPECT_EQ(out["interrupted_by"], "SIGINT");
+  EXPECT_NE(r.err.find("resume with --from " + ckpt), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(ckpt));
+  EXPECT_EQ(firstRunStatus(db), "cancelled");
 }
 
 TEST_F(FleetLearnCli, BadPoliciesExitTwoNamingTheProblem) {

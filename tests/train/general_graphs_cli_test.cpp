@@ -5,6 +5,7 @@
 // mutated graph files never crash the command. Training needs the LibTorch module: those tests
 // are skipped in builds without it; refusals of bad input run everywhere.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -124,6 +125,26 @@ TEST_F(GeneralGraphs, KindsAndFilesMixAndNoRecordLeavesNoRun) {
   // Nor creates a store.
   trainJson("--graphs " + graphs() + " --no-record --db " + path("none.sqlite"));
   EXPECT_FALSE(fs::exists(path("none.sqlite")));
+}
+
+// Ctrl-C during training: the checkpoint is written, the result so far printed (partial), the
+// run stored cancelled, exit 130.
+TEST_F(GeneralGraphs, CtrlCKeepsTheCheckpointAndExits130) {
+  if (!kTorch) GTEST_SKIP() << "built without LibTorch";
+  const auto r = runThenSignal(
+      "train --general --batch 2 --episodes 100000000 --max-devices 3 "
+      "--json --graphs " +
+          graphs() + " --out " + path("g.pt"),
+      db(), SIGTERM);
+  ASSERT_EQ(r.status, 130) << "killed by the signal instead of handling it\n" << r.err;
+  const json out = json::parse(r.out);
+  EXPECT_TRUE(out["partial"].get<bool>());
+  EXPECT_NE(r.err.find("interrupted by SIGTERM"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("resume with --from " + path("g.pt")), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(path("g.pt")));
+  const auto all = runs();
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0].status, doppler::sessions::RunStatus::Cancelled);
 }
 
 TEST_F(GeneralGraphs, WithWorkersRankZeroRecordsTheRunOnce) {

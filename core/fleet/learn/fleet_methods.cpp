@@ -67,10 +67,10 @@ sim::SimResult runFleetMethod(const sim::PreparedScenario& prepared, const std::
 
 sim::Comparison compareFleetMethods(const sim::RunOptions& options,
                                     const std::vector<std::string>& methods, int seeds,
-                                    const std::string& checkpoint) {
-  return sim::compareMethods(options, methods, seeds, [&](const std::string& name) {
-    return makeFleetPolicy(name, checkpoint);
-  });
+                                    const std::string& checkpoint, const CancelToken& cancel) {
+  return sim::compareMethods(
+      options, methods, seeds,
+      [&](const std::string& name) { return makeFleetPolicy(name, checkpoint); }, cancel);
 }
 
 FleetTrainResult trainFleetPolicy(const FleetTrainRequest& request, const CancelToken& cancel,

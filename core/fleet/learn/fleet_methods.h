@@ -42,7 +42,8 @@ sim::SimResult runFleetMethod(const sim::PreparedScenario& prepared, const std::
                               const sim::RunOptions& options, const std::string& checkpoint = "");
 sim::Comparison compareFleetMethods(const sim::RunOptions& options,
                                     const std::vector<std::string>& methods, int seeds,
-                                    const std::string& checkpoint = "");
+                                    const std::string& checkpoint = "",
+                                    const CancelToken& cancel = {});
 
 // Trains the predictor and the PPO policy (through the LibTorch module), on the calling thread.
 // Progress is called from the same thread after each episode.

@@ -76,7 +76,7 @@ SimResult runPolicy(const PreparedScenario& prepared, SchedulingPolicy& policy,
 }
 
 Comparison compareMethods(const RunOptions& options, const std::vector<std::string>& methods,
-                          int seeds, const PolicyFactory& factory) {
+                          int seeds, const PolicyFactory& factory, const CancelToken& cancel) {
   if (seeds < 1) throw std::invalid_argument("seeds must be at least 1");
   const PolicyFactory make = factory ? factory : PolicyFactory(makePolicy);
   // Every method is built once, before any run: unknown names and unreadable checkpoints fail
@@ -89,9 +89,17 @@ Comparison compareMethods(const RunOptions& options, const std::vector<std::stri
     RunOptions run = options;
     run.seed = options.seed + static_cast<uint64_t>(k);
     const PreparedScenario prepared = prepareScenario(run);
+    std::map<std::string, FleetMetrics> seed;
+    for (const std::string& m : methods) {
+      if (cancel.cancelled()) break;
+      seed[m] = runPolicy(prepared, *policies[m], run).metrics;
+    }
+    if (cancel.cancelled()) {  // this seed unfinished (or finished as the cancel came): dropped
+      c.cancelled = true;
+      break;
+    }
     c.capacity.push_back(prepared.capacity);
-    for (const std::string& m : methods)
-      c.runs[m].push_back(runPolicy(prepared, *policies[m], run).metrics);
+    for (const std::string& m : methods) c.runs[m].push_back(std::move(seed[m]));
   }
   return c;
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/common/cancel_token.h"
 #include "core/fleet/sim/simulate.h"
 #include "core/fleet/world/scenario.h"
 
@@ -63,9 +64,14 @@ struct Comparison {
   std::vector<std::string> methods;
   std::map<std::string, std::vector<FleetMetrics>> runs;
   std::vector<CapacityEstimate> capacity;  // per seed
+  // Cancelled between two runs: only the seeds every method finished are kept (the methods stay
+  // compared on the same seeds), possibly none.
+  bool cancelled = false;
+  int seeds() const { return static_cast<int>(capacity.size()); }
 };
 Comparison compareMethods(const RunOptions& options, const std::vector<std::string>& methods,
-                          int seeds, const PolicyFactory& factory = {});
+                          int seeds, const PolicyFactory& factory = {},
+                          const CancelToken& cancel = {});
 
 // The figures `fleet compare` reports, by name, from one run.
 std::map<std::string, double> headlineFigures(const FleetMetrics& m);
