@@ -93,7 +93,7 @@ RunInfo getRun(RunStore& store, int64_t run) {
   RunFilter f;
   f.ids = {run};
   auto runs = listRuns(store, f);
-  if (runs.empty()) throw InputError(store.path(), "run " + std::to_string(run), "no such run");
+  if (runs.empty()) store.throwNoSuchRun(run);
   return runs.front();
 }
 

@@ -16,6 +16,7 @@
 #include "core/graph/device_set.h"
 #include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
+#include "core/graph/json_access.h"
 #include "sessions/content_hash.h"
 #include "sessions/file_check.h"
 #include "sessions/file_publish.h"
@@ -242,19 +243,26 @@ void RunStore::openReadWrite(bool exists) {
   }
 }
 
-void RunStore::refuseIfDamaged() {
+std::string RunStore::damage() const {
+  const auto held = lock();
   std::string verdict;
   try {
     verdict = db_.queryText("PRAGMA quick_check(1)");
   } catch (const InputError& e) {
     verdict = e.problem();
   }
-  if (verdict == "ok") return;
+  if (verdict == "ok") return {};
   // One line: quick_check's report starts "*** in database main ***" and spans lines.
   const std::string header = "*** in database main ***";
   if (verdict.rfind(header, 0) == 0) verdict.erase(0, header.size());
   std::replace(verdict.begin(), verdict.end(), '\n', ' ');
   verdict.erase(0, verdict.find_first_not_of(' '));
+  return verdict.empty() ? "quick_check failed" : verdict;
+}
+
+void RunStore::refuseIfDamaged() {
+  const std::string verdict = damage();
+  if (verdict.empty()) return;
   throw DamagedSession(path_,
                        "the session is damaged (" + verdict +
                            "), so nothing is written to it: record into another session with --db, "
@@ -387,7 +395,16 @@ bool RunStore::hasRun(int64_t run) {
 }
 
 void RunStore::requireRun(int64_t run) {
-  if (!hasRun(run)) throw InputError(path_, "run " + std::to_string(run), "no such run");
+  if (!hasRun(run)) throwNoSuchRun(run);
+}
+
+void RunStore::throwNoSuchRun(int64_t run) const {
+  // A run on a damaged page is not "no such run": the reader should know the file is at fault.
+  if (const std::string verdict = damage(); !verdict.empty())
+    throw DamagedSession(
+        path_, "run " + std::to_string(run) + " cannot be read: the session is damaged (" +
+                   verdict + "); `sqlite3 " + path_ + " .recover` copies what can still be read");
+  throw InputError(path_, "run " + std::to_string(run), "no such run");
 }
 
 int64_t RunStore::beginRun(const RunSpec& spec) {
@@ -402,7 +419,7 @@ int64_t RunStore::beginRun(const RunSpec& spec) {
       "writer_host, writer_boot, writer_pid, writer_start) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
   s.bind(1, spec.kind)
       .bind(2, spec.method)
-      .bind(3, spec.params.is_null() ? std::string("{}") : spec.params.dump());
+      .bind(3, spec.params.is_null() ? std::string("{}") : json_access::dump(spec.params));
   // Seeds are unsigned 64-bit; SQLite integers are signed: stored bit for bit, read back the same.
   s.bind(4, spec.seed ? std::optional<int64_t>(static_cast<int64_t>(*spec.seed)) : std::nullopt);
   s.bind(5, spec.graph_id).bind(6, spec.device_set_id).bind(7, spec.parent_id);

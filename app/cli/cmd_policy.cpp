@@ -5,6 +5,7 @@
 
 #include "cli_common.h"
 #include "core/graph/input_error.h"
+#include "core/graph/json_access.h"
 #include "core/policy/network_weights.h"
 #include "core/train/loaded_policy.h"
 #include "output.h"
@@ -41,8 +42,8 @@ std::string describeText(const nlohmann::json& j) {
     if (j.contains(key)) {
       std::string name = key;
       name.resize(std::max<size_t>(name.size(), 13), ' ');
-      s << "  " << name << " " << (j[key].is_string() ? j[key].get<std::string>() : j[key].dump())
-        << "\n";
+      s << "  " << name << " "
+        << (j[key].is_string() ? j[key].get<std::string>() : json_access::dump(j[key])) << "\n";
     }
   return s.str();
 }

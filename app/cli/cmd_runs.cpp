@@ -6,6 +6,7 @@
 
 #include "cli_common.h"
 #include "core/graph/input_error.h"
+#include "core/graph/json_access.h"
 #include "run_recording.h"
 #include "runs_common.h"
 #include "text_table.h"
@@ -144,7 +145,7 @@ std::string showText(const RunDetails& d) {
   if (r.device_set_id) s << "devices      " << r.device_set_name << " (" << r.device_count << ")\n";
   if (r.seed) s << "seed         " << *r.seed << "\n";
   if (r.parent_id) s << "parent       run " << *r.parent_id << "\n";
-  s << "params       " << r.params.dump() << "\n";
+  s << "params       " << json_access::dump(r.params) << "\n";
   if (!r.figures.empty()) {
     std::vector<std::vector<std::string>> figures;
     for (const auto& [name, v] : r.figures) figures.push_back({"  " + name, shortNumber(v)});

@@ -8,6 +8,7 @@
 
 #include "core/common/temporary_name.h"
 #include "core/graph/input_error.h"
+#include "core/graph/json_access.h"
 
 namespace doppler::cli {
 
@@ -62,7 +63,7 @@ void writeOutput(const std::string& path, const std::string& text) {
 }
 
 std::string dump(const nlohmann::json& j) {
-  return j.dump() + "\n";
+  return json_access::dump(j) + "\n";
 }
 
 }  // namespace doppler::cli

@@ -395,7 +395,7 @@ json graphToJson(const DataflowGraph& g) {
 }  // namespace
 
 std::string writeGraphJson(const DataflowGraph& g, int indent) {
-  return graphToJson(g).dump(indent) + "\n";
+  return json_access::dump(graphToJson(g), indent) + "\n";
 }
 
 std::string writeDeviceSetJson(const DeviceSet& d, int indent) {
@@ -418,7 +418,7 @@ std::string writeDeviceSetJson(const DeviceSet& d, int indent) {
   }
   root["devices"] = std::move(devs);
   root["links"] = {{"bandwidth_gbps", d.bandwidth_gbps}, {"latency_us", d.latency_us}};
-  return root.dump(indent) + "\n";
+  return json_access::dump(root, indent) + "\n";
 }
 
 }  // namespace doppler

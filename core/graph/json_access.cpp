@@ -72,4 +72,8 @@ int integerIndex(const json& j, const std::string& path) {
   return static_cast<int>(x);
 }
 
+std::string dump(const json& j, int indent) {
+  return j.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
 }  // namespace doppler::json_access

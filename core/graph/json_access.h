@@ -20,4 +20,9 @@ double nonNegative(const json& j, const std::string& path);  // finite, >= 0
 std::string string(const json& j, const std::string& path);
 int integerIndex(const json& j, const std::string& path);  // integral, fits in int
 
+// Serialises j (indent as json::dump's). Strings that are not valid UTF-8 (a file name, a model's
+// node names) are written with U+FFFD in place of the bad bytes: json::dump would throw, losing
+// the result being printed or stored.
+std::string dump(const json& j, int indent = -1);
+
 }  // namespace doppler::json_access

@@ -10,6 +10,7 @@
 
 #include "core/common/temporary_name.h"
 #include "core/graph/input_error.h"
+#include "core/graph/json_access.h"
 
 namespace doppler::policy {
 
@@ -126,7 +127,7 @@ void writeWeightsFile(const std::string& path, const NetworkWeights& weights) {
   const std::string tmp = temporarySibling(path);
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << kWeightsFormat << '\n' << header.dump() << '\n';
+    out << kWeightsFormat << '\n' << json_access::dump(header) << '\n';
     for (const auto& t : w.named())
       out.write(reinterpret_cast<const char*>(t.values->data()),
                 static_cast<std::streamsize>(t.values->size() * sizeof(float)));
@@ -164,7 +165,9 @@ bool readLine(std::istream& in, std::string& line, size_t limit) {
 bool isWeightsFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::string line;
-  return in && readLine(in, line, 64) && line == kWeightsFormat;
+  // Any version of the format: a newer one is then refused by parseWeights naming its version,
+  // not mistaken for a LibTorch checkpoint.
+  return in && readLine(in, line, 64) && line.starts_with(kWeightsFamily);
 }
 
 NetworkWeights readWeightsFile(const std::string& path) {
@@ -177,7 +180,12 @@ NetworkWeights readWeightsFile(const std::string& path) {
 
 NetworkWeights parseWeights(std::istream& in, const std::string& path) {
   std::string line;
-  if (!readLine(in, line, 64) || line != kWeightsFormat)
+  const bool read = readLine(in, line, 64);
+  if (read && line != kWeightsFormat && line.starts_with(kWeightsFamily))
+    throw InputError(path, "line 1",
+                     "policy weights of format '" + line + "', and this doppler reads '" +
+                         kWeightsFormat + "' (a newer doppler wrote them: update this one)");
+  if (!read || line != kWeightsFormat)
     throw InputError(
         path, "line 1",
         std::string("not a policy weights file (expected the line '") + kWeightsFormat + "')");

@@ -12,6 +12,7 @@
 #include <istream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -56,6 +57,7 @@ NetworkWeights weightsFromParameters(
     const nlohmann::json& meta, const std::string& source);
 
 constexpr const char* kWeightsFormat = "doppler-policy-weights/1";
+constexpr std::string_view kWeightsFamily = "doppler-policy-weights/";  // every version's prefix
 
 // Written to a temporary sibling and renamed; InputError naming the file when it cannot be.
 void writeWeightsFile(const std::string& path, const NetworkWeights& weights);
@@ -66,7 +68,8 @@ NetworkWeights readWeightsFile(const std::string& path);
 // The same from a stream (`source` names it in errors): what readWeightsFile and the fuzz target
 // (tests/fuzz/fuzz_policy_weights.cpp) run.
 NetworkWeights parseWeights(std::istream& in, const std::string& source);
-// Whether the file begins with the format line (false when it cannot be read).
+// Whether the file begins with a format line of this family, any version (false when it cannot
+// be read).
 bool isWeightsFile(const std::string& path);
 
 }  // namespace doppler::policy

@@ -4,6 +4,7 @@
 
 #include "core/common/temporary_name.h"
 #include "core/graph/input_error.h"
+#include "core/graph/json_access.h"
 #include "core/policy/network_weights.h"
 #include "core/policy/policy_impl.h"
 
@@ -59,7 +60,7 @@ void writeCheckpoint(const std::string& path, const Policy::Impl& impl, const nl
   torch::serialize::OutputArchive archive;
   archive.write("doppler_format", c10::IValue(std::string(kFormat)));
   archive.write("architecture", c10::IValue(impl.config.toJson().dump()));
-  archive.write("meta", c10::IValue(meta.dump()));
+  archive.write("meta", c10::IValue(json_access::dump(meta)));
   torch::serialize::OutputArchive model;
   impl.net->save(model);
   archive.write("model", model);

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/graph/json_access.h"
+
 namespace doppler {
 
 using nlohmann::json;
@@ -92,7 +94,7 @@ std::string chromeTraceJson(const DataflowGraph& g, const DeviceSet& d, const Sc
       {"traceEvents", std::move(events)},
       {"displayTimeUnit", "ms"},
       {"otherData", {{"graph", g.name}, {"devices", d.name}, {"makespan_us", s.makespan_us}}}};
-  return root.dump() + "\n";
+  return json_access::dump(root) + "\n";
 }
 
 }  // namespace doppler

@@ -625,6 +625,20 @@ TEST_F(Cli, TagFilterAndDelete) {
 }
 
 // A --db that cannot hold runs: exit 2 with one line naming it, and the file is byte-identical.
+// A file name that is not UTF-8 (Linux allows any bytes) cannot go into JSON as it is: the run is
+// still recorded and exported, the bad byte written as U+FFFD (it was "the run was not
+// recorded: [json.exception.type_error.316] invalid UTF-8 byte").
+TEST_F(Cli, AFileNameThatIsNotUtf8IsRecordedAndExported) {
+  const std::string graph = path("bad\xff.json"), db = path("runs.sqlite");
+  write("bad\xff.json", slurp(kChain));
+  const auto placed = run("place --graph '" + graph + "' --devices 2 --json --db " + db);
+  ASSERT_EQ(placed.status, 0) << placed.err;
+  const auto exported = run("runs export 1 --db " + db);
+  ASSERT_EQ(exported.status, 0) << exported.err;
+  EXPECT_NE(exported.out.find("bad\xEF\xBF\xBD.json"), std::string::npos) << exported.out;
+  EXPECT_TRUE(nlohmann::json::accept(exported.out));
+}
+
 TEST_F(Cli, BadDatabaseIsRefusedAndLeftUnchanged) {
   const std::string place = "place --graph " + kChain + " --devices 4 --db ";
   std::string garbage(5000, '\0');

@@ -205,6 +205,11 @@ TEST_F(TrainCli, CtrlCKeepsTheCheckpointPrintsThePartialResultAndExits130) {
 
 TEST_F(TrainCli, BadInputIsOneClearLine) {
   std::ofstream(path("junk.pt")) << "junk";
+  // Weights of a newer format version name their version (it said "not a LibTorch archive").
+  std::ofstream(path("newer.weights")) << "doppler-policy-weights/2\n{}\n";
+  expectBadInput(
+      "eval --policy " + path("newer.weights") + " --graph " + kChain + " --devices 4 --no-record",
+      {"newer.weights", "line 1", "doppler-policy-weights/2", "a newer doppler wrote them"});
   expectBadInput(
       "eval --policy " + path("junk.pt") + " --graph " + kChain + " --devices 4 --no-record",
       {"junk.pt", "not a Doppler policy checkpoint"});

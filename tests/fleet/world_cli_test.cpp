@@ -75,6 +75,18 @@ TEST_F(FleetWorldCli, MalformedTraceAndBadOptionsExitTwo) {
                                   "2023-11-16 18:15:47.0,x,44");
   expectBadInput("fleet world --topology abilene --trace " + trace,
                  {trace, "line 3", "bad ContextTokens"});
+  // Requests all at one instant have no rate: refused naming the file (it said "about inf
+  // requests" of the options). One request alone is a rate of one per slot.
+  const std::string instant = write("instant.csv",
+                                    "TIMESTAMP,ContextTokens,GeneratedTokens\n"
+                                    "2023-11-16 18:15:46.68,374,44\n"
+                                    "2023-11-16 18:15:46.68,396,109\n");
+  expectBadInput("fleet world --topology abilene --trace " + instant,
+                 {instant, "TIMESTAMP", "same instant"});
+  const std::string single = write("single.csv",
+                                   "TIMESTAMP,ContextTokens,GeneratedTokens\n"
+                                   "2023-11-16 18:15:46.68,374,44\n");
+  EXPECT_EQ(run("fleet world --topology abilene --trace " + single).status, 0);
   expectBadInput("fleet world --topology atlantis", {"atlantis", "not a shipped topology"});
   expectBadInput("fleet world --topology abilene --model gpt-9", {"--model", "unknown model"});
   expectBadInput("fleet world --topology abilene --horizon forever", {"--horizon"});

@@ -185,6 +185,7 @@ TEST(WeightsFile, DamageIsRefusedNamingTheField) {
   EXPECT_EQ(refusal(good), "");
   EXPECT_EQ(refusal("doppler-policy/1\n{}\n"), "line 1");
   EXPECT_EQ(refusal(""), "line 1");
+  EXPECT_EQ(refusal("doppler-policy-weights/2\n{}\n"), "line 1");  // a newer doppler's
   EXPECT_EQ(refusal(std::string(kWeightsFormat) + "\n{\"architecture\": "), "line 2");
   EXPECT_EQ(refusal(std::string(kWeightsFormat) + "\n{nope}\n"), "line 2");
   EXPECT_EQ(refusal(withHeader([](auto& j) { j.erase("architecture"); })), "architecture");

@@ -4,6 +4,7 @@
 
 #include "core/fleet/learn/torta_features.h"
 #include "core/graph/input_error.h"
+#include "core/graph/json_access.h"
 #include "core/policy/policy_impl.h"
 
 namespace doppler::fleet::learn {
@@ -49,7 +50,7 @@ void saveFleetCheckpoint(const std::string& path, FleetNets& nets, const nlohman
   m["hidden"] = nets->hidden;
   torch::serialize::OutputArchive archive;
   archive.write("doppler_format", c10::IValue(std::string(kFormat)));
-  archive.write("meta", c10::IValue(m.dump()));
+  archive.write("meta", c10::IValue(json_access::dump(m)));
   torch::serialize::OutputArchive model;
   nets->save(model);
   archive.write("model", model);

@@ -151,6 +151,14 @@ Trace parseTrace(std::string_view text, const std::string& file, const std::stri
     trace.requests.swap(sorted);
     epochs.swap(sortedEpochs);
   }
+  // Demand is the trace's requests over its span: several requests at one instant give no rate
+  // (an infinite one), so they are refused here, naming the instant, not later as a demand of
+  // "inf requests".
+  if (epochs.size() > 1 && epochs.back() == epochs.front())
+    throw InputError(file, "TIMESTAMP",
+                     "all " + std::to_string(epochs.size()) +
+                         " requests arrive at the same instant: a trace must span some time to "
+                         "give a request rate");
   trace.start_epoch_s = epochs.front();
   for (size_t i = 0; i < epochs.size(); ++i) trace.requests[i].arrival_s = epochs[i] - epochs[0];
   trace.span_s = epochs.back() - epochs.front();
