@@ -379,11 +379,15 @@ void addTrainCommands(CLI::App& app) {
   opt("rollback-window", a->rollbackWindow);
   opt("patience", a->patience);
   addDisciplineOption(*train, a->discipline);
-  auto archOpt = [&](const char* name, int& target, const char* description) {
-    a->opts[name] = train->add_option(std::string("--") + name, target, description);
+  // The ranges are PolicyConfig::validate's; checked here too so that a value too large for an
+  // int is quoted with its range, not "Could not convert".
+  auto archOpt = [&](const char* name, int& target, const char* description, int lo = 1,
+                     int hi = 4096) {
+    a->opts[name] =
+        train->add_option(std::string("--") + name, target, description)->check(CLI::Range(lo, hi));
   };
   archOpt("hidden", a->arch.hidden, "Node embedding width (new policies; default 128)");
-  archOpt("mp-steps", a->arch.mp_steps, "Message-passing steps (default 6)");
+  archOpt("mp-steps", a->arch.mp_steps, "Message-passing steps (default 6)", 0, 64);
   archOpt("edge-hidden", a->arch.edge_hidden, "Edge network width (default 32)");
   archOpt("head-hidden", a->arch.head_hidden, "SEL/PLC decoder width (default 64)");
   archOpt("device-hidden", a->arch.device_hidden,

@@ -205,6 +205,10 @@ TEST_F(TrainCli, CtrlCKeepsTheCheckpointPrintsThePartialResultAndExits130) {
 
 TEST_F(TrainCli, BadInputIsOneClearLine) {
   std::ofstream(path("junk.pt")) << "junk";
+  // A width past int's range is quoted with the range (CLI11 said "Could not convert").
+  expectBadInput("train --graph " + kChain +
+                     " --devices 4 --hidden 1099511627776 --no-record --out " + path("h.pt"),
+                 {"--hidden", "1099511627776", "not in range 1 to 4096"});
   // Weights of a newer format version name their version (it said "not a LibTorch archive").
   std::ofstream(path("newer.weights")) << "doppler-policy-weights/2\n{}\n";
   expectBadInput(

@@ -3,6 +3,7 @@
 // the file exists already or the first of them creates it. Before this test, about one process
 // in ten failed with "the database is busy" at once (a probing connection had no busy timeout),
 // and a creator that failed removed the file the others were writing.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -50,12 +51,45 @@ constexpr int kWriters = 8;
   }
 }
 
-// Starts kWriters children released together; returns how many exited 0.
-int recordAtOnce(const std::string& file) {
-  int gate[2];
+// The reader: released with the writers, lists the runs read-only, over and over, until the
+// parent closes `stop` (after every writer ended). Exit 0 only if every listing worked: a busy or
+// locked database must never reach a reader as an error.
+[[noreturn]] void childLists(const std::string& file, int gate, int stop) {
+  char c;
+  (void)::read(gate, &c, 1);
+  int listings = 0;
+  try {
+    while (::read(stop, &c, 1) < 0) {  // non-blocking: -1 (EAGAIN) while the writers go on
+      RunStore s(file, {.mode = OpenMode::ReadOnly});
+      (void)listRuns(s);
+      ++listings;
+    }
+    ::_exit(listings > 0 ? 0 : 4);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "reader, listing %d: %s\n", listings, e.what());
+    ::_exit(3);
+  }
+}
+
+// Starts `writers` children released together (and a reader listing all along, with `reader`);
+// returns how many writers exited 0. *readerOk says whether the reader did.
+int recordAtOnce(const std::string& file, int writers = kWriters, bool* readerOk = nullptr) {
+  int gate[2], stop[2];
   EXPECT_EQ(::pipe(gate), 0);
+  EXPECT_EQ(::pipe(stop), 0);
+  pid_t reader = -1;
+  if (readerOk) {
+    reader = ::fork();
+    if (reader == 0) {
+      ::close(gate[1]);
+      ::close(stop[1]);
+      ::fcntl(stop[0], F_SETFL, O_NONBLOCK);
+      childLists(file, gate[0], stop[0]);
+    }
+  }
+  ::close(stop[0]);
   std::vector<pid_t> children;
-  for (int i = 0; i < kWriters; ++i) {
+  for (int i = 0; i < writers; ++i) {
     const pid_t pid = ::fork();
     if (pid == 0) {
       ::close(gate[1]);
@@ -70,6 +104,12 @@ int recordAtOnce(const std::string& file) {
     int status = 0;
     ::waitpid(pid, &status, 0);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) ++succeeded;
+  }
+  ::close(stop[1]);  // the reader's last listing sees every run
+  if (readerOk) {
+    int status = 0;
+    ::waitpid(reader, &status, 0);
+    *readerOk = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   }
   return succeeded;
 }
@@ -88,6 +128,19 @@ TEST_F(ConcurrentOpen, EveryWriterCreatingANewSessionTogetherRecordsItsRun) {
     EXPECT_EQ(recordAtOnce(file), kWriters) << "round " << round;
     EXPECT_EQ(finishedRuns(file), kWriters) << "round " << round;
   }
+}
+
+// The load of a team's sweep: 64 processes recording into one session at once while a reader
+// (the studio's run list) lists all along. Nothing is lost, nobody sees "database is locked".
+TEST_F(ConcurrentOpen, SixtyFourWritersAndAReaderListingAllAlong) {
+  const std::string file = path("s.sqlite");
+  { RunStore create(file); }
+  for (int round = 0; round < 3; ++round) {
+    bool readerOk = false;
+    EXPECT_EQ(recordAtOnce(file, 64, &readerOk), 64) << "round " << round;
+    EXPECT_TRUE(readerOk) << "round " << round;
+  }
+  EXPECT_EQ(finishedRuns(file), 3 * 64);
 }
 
 TEST_F(ConcurrentOpen, EveryWriterOpeningAnExistingSessionTogetherRecordsItsRun) {
