@@ -5,8 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-60}"
 DOPPLER_FUZZ_DEPS=1 scripts/install-deps.sh
-scripts/build.sh fuzz fuzz_graph_json fuzz_doppler_text fuzz_device_set fuzz_assignment \
-  fuzz_fleet_ot fuzz_fleet_world fuzz_onnx fuzz_policy_weights fuzz_session make_onnx_model doppler
 out=build/fuzz/work
 mkdir -p "$out" build/fuzz/findings
 # Seed corpora: the repository's own text graphs (tests/data, malformed ones included), the paper
@@ -14,8 +12,13 @@ mkdir -p "$out" build/fuzz/findings
 # own examples; for the fleet, the shipped topologies and the first lines of the shipped traces
 # (fuzz_fleet_world reads a topology when the first byte is even, a trace when it is odd: "0" and
 # "1" prefix the seeds) and small transport problems.
+# DOPPLER_FUZZ_TARGETS picks some (e.g. "session fleet_world"); the seeds need make_onnx_model
+# and doppler itself.
 targets="${DOPPLER_FUZZ_TARGETS:-graph_json doppler_text device_set assignment fleet_ot fleet_world onnx policy_weights session}"
-for target in $targets; do
+wants() { [[ " $targets " == *" $1 "* ]]; }
+scripts/build.sh fuzz $(for t in $targets; do printf 'fuzz_%s ' "$t"; done) \
+  $(wants onnx && echo make_onnx_model) doppler
+for target in graph_json doppler_text device_set assignment fleet_ot fleet_world onnx policy_weights session; do
   mkdir -p "$out/corpus_$target"
 done
 cp tests/data/*.txt "$out/corpus_doppler_text/"
@@ -49,20 +52,22 @@ echo '{"a": [1], "b": [4, 0], "cost": [[1, 0]], "note": "unbalanced"}' >"$out/co
 cp tests/data/policies/tiny.weights "$out/corpus_policy_weights/"
 # ONNX: small models of each kind (an MLP, a Conv net, transformer blocks with fixed, dynamic and
 # external-data shapes).
-make_model=build/fuzz/tests/fuzz/make_onnx_model
-$make_model --mlp --small --out "$out/corpus_onnx/mlp.onnx"
-$make_model --conv --out "$out/corpus_onnx/conv.onnx"
-$make_model --layers 1 --d-model 8 --heads 2 --seq 4 --out "$out/corpus_onnx/block.onnx"
-$make_model --layers 2 --d-model 8 --heads 2 --dynamic --out "$out/corpus_onnx/dynamic.onnx"
-$make_model --layers 1 --d-model 8 --heads 2 --external --out "$out/corpus_onnx/external.onnx"
-# Sessions: a small real one (a placement with its timeline and search curve, a simulation, a
+if wants onnx; then
+  make_model=build/fuzz/tests/fuzz/make_onnx_model
+  $make_model --mlp --small --out "$out/corpus_onnx/mlp.onnx"
+  $make_model --conv --out "$out/corpus_onnx/conv.onnx"
+  $make_model --layers 1 --d-model 8 --heads 2 --seq 4 --out "$out/corpus_onnx/block.onnx"
+  $make_model --layers 2 --d-model 8 --heads 2 --dynamic --out "$out/corpus_onnx/dynamic.onnx"
+  $make_model --layers 1 --d-model 8 --heads 2 --external --out "$out/corpus_onnx/external.onnx"
+fi
+# Sessions: a small real one (a search with its timeline and curve, a heuristic placement, a
 # note) and the same after a second placement, so the stored records are real ones to mutate.
 doppler=build/fuzz/app/doppler
 rm -f "$out/seed.sqlite"
 echo '{"format":"dataflow-graph/1","nodes":[{"id":"a","compute_us":5},{"id":"b","compute_us":7},{"id":"c","compute_us":3}],"edges":[{"src":"a","dst":"b","transfer_us":2},{"src":"a","dst":"c","transfer_us":4}]}' \
   >"$out/seed_graph.json"
 $doppler place -g "$out/seed_graph.json" -d 2 -m local-search --budget 50 --db "$out/seed.sqlite" >/dev/null
-$doppler simulate -g "$out/seed_graph.json" -d 2 --db "$out/seed.sqlite" >/dev/null
+$doppler place -g "$out/seed_graph.json" -d 2 -m heft --db "$out/seed.sqlite" >/dev/null
 $doppler runs note 1 "a seed" --db "$out/seed.sqlite" >/dev/null
 cp "$out/seed.sqlite" "$out/corpus_session/seed.sqlite"
 status=0
