@@ -70,6 +70,7 @@ $doppler place -g "$out/seed_graph.json" -d 2 -m local-search --budget 50 --db "
 $doppler place -g "$out/seed_graph.json" -d 2 -m heft --db "$out/seed.sqlite" >/dev/null
 $doppler runs note 1 "a seed" --db "$out/seed.sqlite" >/dev/null
 cp "$out/seed.sqlite" "$out/corpus_session/seed.sqlite"
+cp tests/data/sessions/*.sqlite "$out/corpus_session/"  # findings, kept as regression tests
 status=0
 for target in $targets; do
   echo "== fuzz_$target for ${secs}s"

@@ -12,6 +12,7 @@
 #include "sessions/metric_writer.h"
 #include "sessions/queries.h"
 #include "tests/sessions/test_util.h"
+#include "tests/support/data.h"
 
 namespace doppler::sessions {
 namespace {
@@ -139,6 +140,22 @@ TEST_F(Refusal, AMiddlePageDamagedRefusesWritingButStillReads) {
     }
   }
   EXPECT_EQ(sha256Hex(slurp(f)), before);
+}
+
+// Found by fuzz_session: a runs table whose page is damaged lists 511 phantom runs numbered 0
+// when read read-only (no quick_check there), and reading each of them took a minute. The list
+// is refused as damaged, naming the file and how to recover.
+TEST_F(Refusal, APhantomRunListIsRefusedAsDamaged) {
+  const std::string f = path("phantom.sqlite");
+  spit(f, slurp(doppler::testing::testData("sessions/phantom_runs.sqlite")));
+  RunStore reader(f, {.mode = OpenMode::ReadOnly});
+  try {
+    listRuns(reader);
+    ADD_FAILURE() << "listed a damaged run list";
+  } catch (const DamagedSession& e) {
+    EXPECT_EQ(e.file(), f);
+    EXPECT_NE(std::string(e.what()).find(".recover"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(Refusal, DirectoriesAndUncreatablePaths) {
