@@ -60,6 +60,9 @@ class ProgressPolicy : public fs::SchedulingPolicy {
                      std::vector<int>& targets) override {
     return inner_->serverTargets(state, routed, targets);
   }
+  // Forwarded like every other virtual: without it the studio ran torta's request-level
+  // simulation without its server scoring, and showed figures `fleet simulate` does not give.
+  bool scoresServers() const override { return inner_->scoresServers(); }
 
  private:
   std::unique_ptr<fs::SchedulingPolicy> inner_;
