@@ -175,10 +175,18 @@ PlacementRecord loadPlacement(RunStore& store, int64_t run) {
     x.device = d.integer(2);
     x.sel_prob = d.optReal(3);
     x.plc_prob = d.optReal(4);
-    if (!d.isNull(5))
-      x.sel_candidates =
-          nlohmann::json::parse(d.text(5)).get<std::vector<std::pair<int, double>>>();
-    if (!d.isNull(6)) x.plc_probs = nlohmann::json::parse(d.text(6)).get<std::vector<double>>();
+    // The two lists are JSON the store wrote; a damaged or foreign file may hold anything there
+    // (found by fuzz_session: a number where a list belongs ended the program).
+    try {
+      if (!d.isNull(5))
+        x.sel_candidates =
+            nlohmann::json::parse(d.text(5)).get<std::vector<std::pair<int, double>>>();
+      if (!d.isNull(6)) x.plc_probs = nlohmann::json::parse(d.text(6)).get<std::vector<double>>();
+    } catch (const nlohmann::json::exception& e) {
+      throw DamagedSession(store.path(), "run " + std::to_string(run) + ", decision " +
+                                             std::to_string(x.step) +
+                                             ": the stored record is damaged (" + e.what() + ")");
+    }
     p.decisions.push_back(std::move(x));
   }
   return p;

@@ -158,6 +158,26 @@ TEST_F(Refusal, APhantomRunListIsRefusedAsDamaged) {
   }
 }
 
+// Found by fuzz_session: a decision record holding a number where a list belongs ended the
+// program (an uncaught JSON type_error). It is refused as damaged, naming the run and the step.
+TEST_F(Refusal, ADamagedDecisionRecordIsRefusedNamingItsRun) {
+  const std::string f = path("decisions.sqlite");
+  spit(f, slurp(doppler::testing::testData("sessions/bad_decision_record.sqlite")));
+  RunStore reader(f, {.mode = OpenMode::ReadOnly});
+  int refused = 0;
+  for (const RunInfo& r : listRuns(reader)) {
+    try {
+      loadPlacement(reader, r.id);
+    } catch (const DamagedSession& e) {
+      ++refused;
+      EXPECT_NE(std::string(e.what()).find("run " + std::to_string(r.id) + ", decision"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_EQ(refused, 1);
+}
+
 TEST_F(Refusal, DirectoriesAndUncreatablePaths) {
   fs::create_directories(path("adir"));
   expectRefusedUntouched(path("adir"), "is a directory");
