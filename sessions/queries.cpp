@@ -62,9 +62,8 @@ std::vector<RunInfo> listRuns(RunStore& store, const RunFilter& filter) {
     // read-only (no quick_check on that path), and would list phantom runs.
     if (r.id <= 0 || (!runs.empty() && r.id >= runs.back().id))
       throw DamagedSession(store.path(), "the session is damaged (its run list holds a run " +
-                                             std::to_string(r.id) + " out of order); `sqlite3 " +
-                                             store.path() +
-                                             " .recover` copies what can still be read");
+                                             std::to_string(r.id) + " out of order); " +
+                                             store.recoverHint());
     r.kind = s.text(1);
     r.method = s.text(2);
     r.params = nlohmann::json::parse(s.text(3), nullptr, false);

@@ -401,10 +401,14 @@ void RunStore::requireRun(int64_t run) {
 void RunStore::throwNoSuchRun(int64_t run) const {
   // A run on a damaged page is not "no such run": the reader should know the file is at fault.
   if (const std::string verdict = damage(); !verdict.empty())
-    throw DamagedSession(
-        path_, "run " + std::to_string(run) + " cannot be read: the session is damaged (" +
-                   verdict + "); `sqlite3 " + path_ + " .recover` copies what can still be read");
+    throw DamagedSession(path_, "run " + std::to_string(run) +
+                                    " cannot be read: the session is damaged (" + verdict + "); " +
+                                    recoverHint());
   throw InputError(path_, "run " + std::to_string(run), "no such run");
+}
+
+std::string RunStore::recoverHint() const {
+  return "`sqlite3 " + path_ + " .recover` copies what can still be read";
 }
 
 int64_t RunStore::beginRun(const RunSpec& spec) {

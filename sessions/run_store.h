@@ -114,6 +114,9 @@ class RunStore {
   // SQLite's quick_check of the file, in one line: empty when the pages are sound. It reads
   // every page (30 ms for a 48 MB session): for opens and for explaining a missing record.
   std::string damage() const;
+  // What a damaged session's refusal ends with: "`sqlite3 PATH .recover` copies what can still
+  // be read".
+  std::string recoverHint() const;
   // "no such run", or DamagedSession when the file is damaged (the run may be on a bad page).
   [[noreturn]] void throwNoSuchRun(int64_t run) const;
 

@@ -146,8 +146,8 @@ TEST(ExactTransport, SolvesAHandSolvedTwoByTwo) {
 
 TEST(ExactTransport, MatchesTheOneDimensionalClosedForm) {
   // Costs |i - j| on a line: the optimum is sum_k |A_k - B_k| over the cumulative masses,
-  // |0.2 - 0.3| + |0.7 - 0.6| = 0.2. Also the masses DESIGN.md says LEMON's double supplies
-  // report as infeasible.
+  // |0.2 - 0.3| + |0.7 - 0.6| = 0.2. Also masses whose double sum is not exactly
+  // their total, which LEMON's double supplies report as infeasible.
   TransportResult r =
       solveExact(problem({0.2, 0.5, 0.3}, {0.3, 0.3, 0.4}, {{0, 1, 2}, {1, 0, 1}, {2, 1, 0}}));
   EXPECT_NEAR(r.cost, 0.2, 1e-9);
@@ -443,7 +443,7 @@ TEST(IntegerMasses, SumToExactlyTheUnitsAndStayWithinOneOfTheScaledMass) {
       }
     }
   }
-  // The case DESIGN.md warns about: 0.2 + 0.5 + 0.3 as doubles is not exactly 1.
+  // Masses whose double sum misses the total: 0.2 + 0.5 + 0.3 as doubles is not exactly 1.
   EXPECT_EQ(integerMasses({0.2, 0.5, 0.3}, 1e9, 1000000000),
             (std::vector<int64_t>{200000000, 500000000, 300000000}));
   // More units asked for than the masses hold: spread over the positive entries only.
