@@ -142,7 +142,13 @@ void runEval(const EvalArgs& given) {
   // The placement's own time, as a user waits for it once the policy is loaded: features,
   // encoder and the -k decodes (not the module, checkpoint or graph loading).
   const auto placeStart = std::chrono::steady_clock::now();
-  const policy::GraphFeatures features = policy::graphFeatures(costs);
+  const policy::GraphFeatures features = [&] {
+    try {
+      return policy::graphFeatures(costs);
+    } catch (const InputError& e) {
+      throw e.inFile(args.graph.graph);  // too deep for the policy: say which file
+    }
+  }();
   const policy::PolicyScores scores = pol->scores(features);
   train::EvalResult best =
       train::evaluateScores(scores, costs, features, args.samples, args.seed, sim, sel, plc);

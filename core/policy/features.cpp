@@ -1,5 +1,7 @@
 #include "core/policy/features.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -126,6 +128,14 @@ int64_t summedPathLengths(const std::vector<int>& step) {
 }
 
 }  // namespace
+
+int64_t placementPathPairs() {
+  double budget = 4.0 * (1ull << 30);
+  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && pageSize > 0)
+    budget = std::min(budget, 0.25 * static_cast<double>(pages) * static_cast<double>(pageSize));
+  return static_cast<int64_t>(budget / 32.0);
+}
 
 int64_t pathPairCount(const CostTable& c) {
   const PathSteps s = pathSteps(c, bottomLevels(c), topLevels(c));

@@ -44,11 +44,16 @@ struct GraphFeatures {
 
 // Identifies a (graph, device set) pair by its costs: "name:76n/80e/4d:<64-bit hash>".
 std::string fingerprint(const CostTable& costs, const std::string& name);
-// `maxPathPairs` > 0: throws InputError (where = "graph") when the b- and t-paths of all nodes
-// hold more (node, member) pairs than that, before allocating them. They grow as nodes times
-// depth: a 20,000-node transformer has about 10^8, which training would gather into tens of GB.
+// The most (node, member) path pairs placing with the policy gathers: 32 bytes each (the index
+// vectors and their tensor copies) within 4 GiB or a quarter of the machine's memory.
+int64_t placementPathPairs();
+// Throws InputError (where = "graph") when the b- and t-paths of all nodes hold more (node,
+// member) pairs than `maxPathPairs`, before allocating them. They grow as nodes times depth: a
+// 20,000-node transformer has about 10^8, which training would gather into tens of GB, and a
+// 1,000,000-node chain 10^12, which no machine holds. The default, placementPathPairs(), is what
+// placing needs (the pairs and their tensor copies); training passes its own, smaller limit.
 GraphFeatures graphFeatures(const CostTable& costs, const std::string& name = {},
-                            int64_t maxPathPairs = 0);
+                            int64_t maxPathPairs = placementPathPairs());
 // The (node, member) pairs graphFeatures' b- and t-paths hold, without building them.
 int64_t pathPairCount(const CostTable& costs);
 

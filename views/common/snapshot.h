@@ -13,10 +13,13 @@
 #include "core/heuristics/method.h"
 #include "core/pipeline/place_and_simulate.h"
 #include "core/sim/cost_table.h"
+#include "core/sim/critical_path.h"
 #include "core/sim/schedule.h"
 #include "core/sim/simulator.h"
 
 namespace doppler::views {
+
+struct TimelineData;  // views/timeline/timeline_data.h
 
 // The settings the heuristic tuner edits: the core pipeline's, so that with a graph and a device
 // set they determine a placement exactly as `doppler place` computes it.
@@ -39,6 +42,12 @@ struct PlacementSnapshot {
   std::optional<double> start_makespan_us;  // a search's start (Placement::start_makespan_us)
   bool cancelled = false;
   double compute_ms = 0;  // wall time of place + simulate
+  // sim.schedule arranged for the timeline, made by the worker that placed it (for a million
+  // nodes that takes about half a second the GUI thread would otherwise spend); null where the
+  // snapshot was made elsewhere: the timeline then arranges it itself.
+  std::shared_ptr<const TimelineData> timeline;
+  // criticalPath(*graph, sim.schedule), by the same worker (null elsewhere: the views compute it).
+  std::shared_ptr<const CriticalPath> critical;
 
   // The previous placement of the same graph on the same number of devices, if any: the tuner
   // shows the change against it and the graph view outlines the nodes that moved.

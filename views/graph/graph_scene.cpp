@@ -481,7 +481,9 @@ void GraphScene::setSnapshot(SnapshotPtr snapshot) {
     comparison_ = {};
     Q_EMIT comparisonChanged(false);
   }
-  if (snapshot_ && snapshot_->graph)
+  if (snapshot_ && snapshot_->critical)
+    critical_ = *snapshot_->critical;  // found by the worker that placed it
+  else if (snapshot_ && snapshot_->graph)
     critical_ = doppler::criticalPath(*snapshot_->graph, snapshot_->sim.schedule);
   else
     critical_ = {};

@@ -160,6 +160,12 @@ GraphView::~GraphView() = default;
 
 void GraphView::setGraph(std::shared_ptr<const DataflowGraph> graph) {
   if (graph && display_ && graph == display_->full()) return;
+  // Coarsening 20,000 nodes takes a few milliseconds; the layout is what goes to the worker.
+  setDisplay(graph ? std::make_shared<const DisplayGraph>(DisplayGraph::of(std::move(graph)))
+                   : nullptr);
+}
+
+void GraphView::setDisplay(DisplayGraphPtr display) {
   matches_.clear();
   matchCursor_ = -1;
   pending_.reset();
@@ -167,14 +173,12 @@ void GraphView::setGraph(std::shared_ptr<const DataflowGraph> graph) {
   focusGroup_ = -1;
   layoutCancelled_ = false;
   cancelButton_->hide();
-  if (!graph) {
+  if (!display) {
     display_.reset();
     scene_->setDisplay(nullptr, 0);
     viewport()->update();
     return;
   }
-  // Coarsening 20,000 nodes takes a few milliseconds; the layout is what goes to the worker.
-  auto display = std::make_shared<const DisplayGraph>(DisplayGraph::of(std::move(graph)));
   // The pane below the view's header; before the view is shown, a typical pane.
   const QSizeF pane = viewport()->height() > 100
                           ? QSizeF(viewport()->width(), viewport()->height() - 40)

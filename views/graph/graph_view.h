@@ -36,6 +36,9 @@ class GraphView : public QGraphicsView, public ImageSource {
 
   // Shows a graph (drawn as groups above kCoarsenAbove nodes); emits layoutRequested.
   void setGraph(std::shared_ptr<const DataflowGraph> graph);
+  // The same with its drawing already made (DisplayGraph::of coarsens a million nodes in about a
+  // second: the studio makes it on a worker for the files it reads there).
+  void setDisplay(DisplayGraphPtr display);
   // The drawing: the graph itself, or its groups with some expanded.
   const DisplayGraphPtr& display() const { return display_; }
   // Expands a drawn group in place, or collapses the expanded group a drawn node belongs to;

@@ -68,7 +68,6 @@ TimelineData TimelineData::build(const DataflowGraph& g, const DeviceSet& d, con
 
   t.opColor.resize(n);
   t.opRank.resize(n);
-  t.nodeColor.resize(n);
   t.nodeLabels.resize(n);
   std::map<std::string, OpKind> kinds;
   for (int v = 0; v < n; ++v) {
@@ -78,7 +77,6 @@ TimelineData TimelineData::build(const DataflowGraph& g, const DeviceSet& d, con
     ++kind.nodes;
     if (v < static_cast<int>(s.nodes.size()))
       kind.total_us += s.nodes[v].finish_us - s.nodes[v].start_us;
-    t.nodeColor[v] = Theme::nodeColor(v).rgb();
     t.nodeLabels[v] = QString::fromStdString(g.node(v).id);
   }
   for (auto& [op, kind] : kinds) t.ops.push_back(kind);

@@ -46,9 +46,11 @@ struct TimelineData {
   // Where each node's compute event is (lane, index), and each edge's transfer (or -1).
   std::vector<int> nodeLane, nodeIndex;
   std::vector<int> edgeLane, edgeIndex;
-  std::vector<QRgb> opColor, nodeColor;  // per node
-  std::vector<int> opRank;               // per node: its op kind's index in ops
-  std::vector<QString> nodeLabels;       // per node: its id (bars are coloured by op)
+  // Per node. Nothing here depends on the theme (node colours are taken when painting), so that a
+  // worker thread can build it.
+  std::vector<QRgb> opColor;
+  std::vector<int> opRank;          // per node: its op kind's index in ops
+  std::vector<QString> nodeLabels;  // per node: its id (bars are coloured by op)
   // Op kinds by node count, most first, then by name: the graph's own order, so a kind keeps its
   // shade in every placement. Kinds from Theme::kOpShades on are drawn as "other".
   std::vector<OpKind> ops;

@@ -6,6 +6,7 @@
 #include <QPainterPath>
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "views/common/nice_ticks.h"
 #include "views/common/theme.h"
@@ -68,7 +69,7 @@ QRgb TimelinePainter::barColor(const TimelineData& data, TimelineColorMode mode,
   if (e.node < 0) return 0xff888888;
   switch (mode) {
     case TimelineColorMode::Node:
-      return data.nodeColor[e.node];
+      return Theme::nodeColor(e.node).rgb();  // of the theme shown now
     case TimelineColorMode::Device:
       return data.deviceColor[lane.device];
     case TimelineColorMode::OpKind:
@@ -386,18 +387,36 @@ void TimelinePainter::paint(QPainter& p, const QSize& size, const TimelineData& 
     // A bar too narrow for an outline to leave its fill visible (a zoomed-out timeline of
     // thousands of events) is marked by a strip along its top instead: outlined, every lane on
     // the path would read in the path's colour rather than its device's.
+    // The strips are gathered per lane top and pixel column first, then drawn as runs: a path of
+    // a million nodes is a million strips, and as many antialiased fills took seconds.
+    std::map<int, std::vector<char>> strips;  // lane top -> marked columns of the plot
     auto outline = [&](const QRectF& r) {
       if (r.isNull() || r.right() < geo.plotLeft || r.left() > geo.plotRight) return;
-      if (r.width() >= 8)
+      if (r.width() >= 8) {
         p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
-      else
-        p.fillRect(QRectF(r.left(), r.top() - 1, r.width(), 3), theme.critical);
+        return;
+      }
+      std::vector<char>& marks = strips[static_cast<int>(std::lround(r.top()))];
+      marks.resize(std::max(plotW, 1));
+      const int a = std::clamp(static_cast<int>(std::floor(r.left() - geo.plotLeft)), 0, plotW - 1);
+      const int b = std::clamp(static_cast<int>(std::ceil(r.right() - geo.plotLeft)), a + 1, plotW);
+      std::fill(marks.begin() + a, marks.begin() + b, 1);
     };
     for (size_t v = 0; v < st.criticalNodes.size() && v < data.nodeLane.size(); ++v)
       if (st.criticalNodes[v]) outline(nodeRect(static_cast<int>(v)));
     for (size_t e = 0; e < st.criticalEdges.size() && e < data.edgeLane.size(); ++e)
       if (st.criticalEdges[e] && data.edgeLane[e] >= 0)
         outline(eventRect(data.edgeLane[e], data.edgeIndex[e]));
+    for (const auto& [top, marks] : strips)
+      for (int x = 0; x < static_cast<int>(marks.size());) {
+        if (!marks[x]) {
+          ++x;
+          continue;
+        }
+        const int from = x;
+        while (x < static_cast<int>(marks.size()) && marks[x]) ++x;
+        p.fillRect(QRectF(geo.plotLeft + from, top - 1, x - from, 3), theme.critical);
+      }
   }
   if (!st.groupNodes.empty()) {
     QColor c = theme.selection;

@@ -79,7 +79,9 @@ void TimelineView::setSnapshot(SnapshotPtr snapshot) {
   const bool sameShape = snapshot_ && snapshot && snapshot_->graph == snapshot->graph &&
                          snapshot_->devices->size() == snapshot->devices->size();
   snapshot_ = std::move(snapshot);
-  if (snapshot_ && snapshot_->graph)
+  if (snapshot_ && snapshot_->timeline)
+    snapshotData_ = snapshot_->timeline;  // arranged by the worker that placed it
+  else if (snapshot_ && snapshot_->graph)
     snapshotData_ = std::make_shared<TimelineData>(
         TimelineData::build(*snapshot_->graph, *snapshot_->devices, snapshot_->sim.schedule));
   else
@@ -303,6 +305,11 @@ void TimelineView::updateCriticalPath() {
   if (!criticalVisible_ || !snapshot_ || !snapshot_->graph || overlay_) {
     state_.criticalNodes.clear();
     state_.criticalEdges.clear();
+    return;
+  }
+  if (snapshot_->critical && shownSchedule() == &snapshot_->sim.schedule) {
+    state_.criticalNodes = snapshot_->critical->onPath;  // found by the worker that placed it
+    state_.criticalEdges = snapshot_->critical->edgeOnPath;
     return;
   }
   const CriticalPath cp = criticalPath(*snapshot_->graph, *shownSchedule());

@@ -9,6 +9,7 @@
 #include "core/graph/graph_io.h"
 #include "core/graph/input_error.h"
 #include "core/graph/onnx_import.h"
+#include "views/graph/display_graph.h"
 
 namespace doppler::studio {
 
@@ -36,33 +37,36 @@ PlacementInputs StudioDocument::inputsFor(std::shared_ptr<const DataflowGraph> g
                     kDefaultDevicesSpec);
 }
 
+namespace {
+
+// The first bytes of a file, enough to tell its format ("" when it cannot be read: the reader
+// then says why).
+std::string fileHead(const QString& path, qint64 bytes) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.read(bytes).toStdString() : std::string();
+}
+
+}  // namespace
+
 bool StudioDocument::openFile(const QString& path, QString* error) {
-  {
-    // ONNX models are binary and may be large: straight to the importer.
-    QFile f(path);
-    const std::string head = f.open(QIODevice::ReadOnly) ? f.read(64).toStdString() : std::string();
-    if (QFileInfo::exists(path) && looksLikeOnnx(path.toStdString(), head)) {
-      openOnnx(path, {});
-      return true;
-    }
-  }
-  try {
-    const std::string text = readTextFile(path.toStdString(), 64u << 20);
-    if (text.substr(0, 4096).find("device-set/1") != std::string::npos)
-      return setDevicesSpec(path, error);
-  } catch (const std::exception& e) {
-    if (error) *error = QString::fromStdString(e.what());
-    return false;
-  }
+  // Only the head: a graph of a million nodes is tens of MB, read once, off the GUI thread.
+  const std::string head = fileHead(path, 4096);
+  if (QFileInfo(path).isFile() && !looksLikeOnnx(path.toStdString(), head) &&
+      head.find("device-set/1") != std::string::npos)
+    return setDevicesSpec(path, error);
   return openGraphFile(path, error);
 }
 
 bool StudioDocument::openGraphFile(const QString& path, QString* error) {
   try {
-    QFile f(path);
-    const std::string head = f.open(QIODevice::ReadOnly) ? f.read(64).toStdString() : std::string();
-    if (QFileInfo::exists(path) && looksLikeOnnx(path.toStdString(), head)) {
+    const QFileInfo info(path);
+    // ONNX models are binary and may be large: straight to the importer.
+    if (info.exists() && looksLikeOnnx(path.toStdString(), fileHead(path, 64))) {
       openOnnx(path, {});
+      return true;
+    }
+    if (info.isFile() && info.size() > kSynchronousBytes) {
+      openLargeGraph(path);
       return true;
     }
     auto graph = std::make_shared<const DataflowGraph>(readGraphFile(path.toStdString()));
@@ -79,6 +83,43 @@ bool StudioDocument::openGraphFile(const QString& path, QString* error) {
     if (error) *error = QString::fromStdString(e.what());
     return false;
   }
+}
+
+void StudioDocument::openLargeGraph(const QString& path) {
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  Q_EMIT loadStarted(absolute);
+  // The device set is captured here: the job must not read the document's members.
+  struct Read {
+    PlacementInputs inputs;
+    views::DisplayGraphPtr display;
+  };
+  runner_->start<Read>(
+      JobSlot::Import,
+      [file = absolute.toStdString(), devices = inputs_.devices,
+       spec = inputs_.devicesSpec](const JobContext&) {
+        auto graph = std::make_shared<const DataflowGraph>(readGraphFile(file));
+        if (graph->nodeCount() == 0) throw InputError(file, "nodes", "the graph has no nodes");
+        Read read;
+        try {
+          read.inputs =
+              devices ? makeInputs(graph, devices, spec)
+                      : makeInputs(
+                            graph,
+                            std::make_shared<const DeviceSet>(resolveDevices(kDefaultDevicesSpec)),
+                            kDefaultDevicesSpec);
+        } catch (const InputError& e) {
+          throw e.inFile(file);
+        }
+        // The graph view's drawing (coarsened groups), made here rather than on the GUI thread.
+        read.display = std::make_shared<const views::DisplayGraph>(
+            views::DisplayGraph::of(read.inputs.drawing ? read.inputs.drawing : read.inputs.graph));
+        return read;
+      },
+      [this, absolute](Read read) {
+        commit(std::move(read.inputs), absolute, true, false, std::move(read.display));
+        Q_EMIT loaded(absolute);
+      },
+      [this](const QString& error) { Q_EMIT openFailed(error); });
 }
 
 bool StudioDocument::importing() const {
@@ -203,10 +244,11 @@ bool StudioDocument::loadDemo(QString* error) {
 }
 
 bool StudioDocument::commit(PlacementInputs inputs, const QString& graphSource, bool graphChanged,
-                            bool devicesChanged) {
+                            bool devicesChanged, views::DisplayGraphPtr display) {
   abandon();
   inputs_ = std::move(inputs);
   graphSource_ = graphSource;
+  if (graphChanged) display_ = std::move(display);
   if (graphChanged) snapshot_.reset();  // nothing to compare a new graph against
   if (graphChanged) Q_EMIT this->graphChanged();
   if (devicesChanged) Q_EMIT this->devicesChanged();

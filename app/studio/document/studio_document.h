@@ -14,6 +14,11 @@
 // (graphChanged), or openFailed says why, and nothing changes meanwhile. A model whose dynamic
 // dimensions are not all bound asks for them (dimsNeeded); openOnnx imports with the values.
 //
+// Text graphs larger than kSynchronousBytes (about 30,000 nodes of Doppler text) are read on the
+// import slot too, with the same contract: a 1,000,000-node file (33 MB) takes seconds to read
+// and check, during which the window keeps drawing (loadStarted, then graphChanged and loaded,
+// or openFailed).
+//
 // The general policy (method kGeneralPolicyMethod, placement_compute.h) is placed on the runner's
 // placement slot whatever the graph's size: its first use loads LibTorch and the checkpoint.
 #include <QObject>
@@ -24,6 +29,7 @@
 
 #include "app/studio/document/placement_compute.h"
 #include "app/studio/jobs/job_runner.h"
+#include "views/graph/display_graph.h"
 
 namespace doppler::studio {
 
@@ -35,6 +41,7 @@ class StudioDocument : public QObject {
   Q_OBJECT
  public:
   static constexpr int kSynchronousNodes = 5000;
+  static constexpr qint64 kSynchronousBytes = 1 << 20;
 
   // `runner` runs the placement and search jobs and must outlive the document's jobs.
   explicit StudioDocument(JobRunner* runner, QObject* parent = nullptr);
@@ -45,6 +52,8 @@ class StudioDocument : public QObject {
   bool openGraphFile(const QString& path, QString* error);
   // An ONNX model with these dynamic dimensions bound (on the import slot; see above).
   void openOnnx(const QString& path, const std::map<std::string, int64_t>& dims);
+  // A text graph read on the import slot (see above); openGraphFile picks it by size.
+  void openLargeGraph(const QString& path);
   bool importing() const;
   // A device-set/1 file, a preset name or a count (as `doppler --devices`).
   bool setDevicesSpec(const QString& spec, QString* error);
@@ -71,6 +80,9 @@ class StudioDocument : public QObject {
   std::shared_ptr<const DataflowGraph> drawing() const {
     return inputs_.drawing ? inputs_.drawing : inputs_.graph;
   }
+  // The graph view's drawing of drawing(), when the worker that read the file made it (large
+  // text graphs); null otherwise: the view makes its own.
+  views::DisplayGraphPtr preparedDisplay() const { return display_; }
   std::shared_ptr<const DeviceSet> devices() const { return inputs_.devices; }
   QString devicesSpec() const { return QString::fromStdString(inputs_.devicesSpec); }
   QString graphSource() const { return graphSource_; }  // a path, or "generated: kind"
@@ -90,10 +102,13 @@ class StudioDocument : public QObject {
   void dimsNeeded(const QString& path, const QStringList& names, const QStringList& tensors,
                   const QString& reason);
   void imported(const QString& path, const QString& notes);
+  // A large text graph: being read (the window says so), then read and opened.
+  void loadStarted(const QString& path);
+  void loaded(const QString& path);
 
  private:
   bool commit(PlacementInputs inputs, const QString& graphSource, bool graphChanged,
-              bool devicesChanged);
+              bool devicesChanged, views::DisplayGraphPtr display = nullptr);
   // Cancels a running placement or search and drops its result (a newer request supersedes it).
   void abandon();
   void startJob(JobSlot slot);
@@ -105,6 +120,7 @@ class StudioDocument : public QObject {
   QString graphSource_;
   views::PlacementSettings settings_;
   views::SnapshotPtr snapshot_;
+  views::DisplayGraphPtr display_;
   QString generalPolicy_;
 };
 

@@ -23,6 +23,7 @@
 #include "views/common/node_details.h"
 #include "views/common/selection_state.h"
 #include "views/models/device_summary_model.h"
+#include "views/models/keyed_sort_proxy.h"
 #include "views/models/node_table_model.h"
 #include "views/models/schedule_model.h"
 #include "views/timeline/timeline_view.h"
@@ -40,6 +41,10 @@ QTableView* makeTable(QAbstractItemModel* model) {
   table->setModel(model);
   table->setSelectionBehavior(QAbstractItemView::SelectRows);
   table->setSelectionMode(QAbstractItemView::SingleSelection);
+  // Unsorted until a header is clicked (the models' own order: nodes by id, events by start), and
+  // a third click returns there: sorting a million rows is a cost to pay only when asked.
+  table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+  table->horizontalHeader()->setSortIndicatorClearable(true);
   table->setSortingEnabled(true);
   table->setAlternatingRowColors(true);
   table->verticalHeader()->hide();
@@ -64,7 +69,7 @@ PlacementDocks::PlacementDocks(MainWindow* window)
       nodeModel_(new NodeTableModel(this)),
       scheduleModel_(new ScheduleModel(this)),
       deviceModel_(new DeviceSummaryModel(this)),
-      nodeProxy_(new QSortFilterProxyModel(this)) {
+      nodeProxy_(new KeyedSortProxy(this)) {
   StudioDocument* document = window->document();
   nodeProxy_->setSourceModel(nodeModel_);
   auto dock = [window](const QString& title, const char* name, QWidget* content) {
@@ -122,15 +127,21 @@ PlacementDocks::PlacementDocks(MainWindow* window)
   auto* filter = new QLineEdit;
   filter->setPlaceholderText(tr("Filter nodes (id, op, device…)"));
   filter->setClearButtonEnabled(true);
-  connect(filter, &QLineEdit::textChanged, nodeProxy_,
-          &QSortFilterProxyModel::setFilterFixedString);
+  // Filtering reads every row's text: on a large graph, once typing pauses, not per key.
+  auto* filterDelay = new QTimer(this);
+  filterDelay->setSingleShot(true);
+  connect(filter, &QLineEdit::textChanged, this, [this, filterDelay] {
+    filterDelay->start(nodeModel_->rowCount() > StudioDocument::kSynchronousNodes ? 300 : 0);
+  });
+  connect(filterDelay, &QTimer::timeout, this,
+          [this, filter] { nodeProxy_->setFilterFixedString(filter->text()); });
   nodeTable_ = makeTable(nodeProxy_);
   nodeTable_->setObjectName(QStringLiteral("nodeTable"));
   nodesLayout->addWidget(filter);
   nodesLayout->addWidget(nodeTable_);
   nodesDock_ = dock(tr("Nodes"), "nodesDock", nodesPanel);
 
-  auto* eventProxy = new QSortFilterProxyModel(this);
+  auto* eventProxy = new KeyedSortProxy(this);
   eventProxy->setSourceModel(scheduleModel_);
   makeSortable(eventProxy);
   auto* eventTable = makeTable(eventProxy);

@@ -132,6 +132,20 @@ QString MainWindow::sessionPath() const {
 void MainWindow::connectParts() {
   // The document's failures (a file, an ONNX import, a placement) go to the banner.
   connect(document_, &StudioDocument::openFailed, this, &MainWindow::showError);
+  // A large text graph is read off the GUI thread: say so until it opens or fails.
+  connect(document_, &StudioDocument::loadStarted, this, [this](const QString& path) {
+    const QFileInfo info(path);
+    statusBar()->showMessage(tr("Reading %1 (%2 MB)…")
+                                 .arg(info.fileName())
+                                 .arg(static_cast<double>(info.size()) / 1e6, 0, 'f', 1));
+  });
+  connect(document_, &StudioDocument::loaded, this, [this](const QString& path) {
+    const auto graph = document_->graph();
+    statusBar()->showMessage(tr("Opened %1: %2 nodes")
+                                 .arg(QFileInfo(path).fileName())
+                                 .arg(graph ? graph->nodeCount() : 0),
+                             10000);
+  });
   connect(document_, &StudioDocument::graphChanged, this, &MainWindow::onGraphChanged);
   connect(document_, &StudioDocument::snapshotChanged, this, &MainWindow::onSnapshotChanged);
   connect(document_, &StudioDocument::devicesChanged, this, [this] {
@@ -210,7 +224,10 @@ void MainWindow::chooseDevices(const QString& spec) {
 void MainWindow::onGraphChanged() {
   selection_->clear();
   timelineView_->setRange(std::nullopt);
-  graphView_->setGraph(document_->drawing());
+  if (const views::DisplayGraphPtr prepared = document_->preparedDisplay())
+    graphView_->setDisplay(prepared);
+  else
+    graphView_->setGraph(document_->drawing());
   const auto g = document_->graph();
   QString name = g ? QString::fromStdString(g->name) : QString();
   if (name.isEmpty()) name = QFileInfo(document_->graphSource()).completeBaseName();
