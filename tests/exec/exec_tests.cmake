@@ -29,4 +29,4 @@ target_compile_definitions(cuda_exec_tests PRIVATE
   DOPPLER_CLI="$<TARGET_FILE:doppler>"
   DOPPLER_EXPECT_CUDA=$<BOOL:${DOPPLER_CUDA_BUILT}>)
 add_dependencies(cuda_exec_tests doppler)
-gtest_discover_tests(cuda_exec_tests TEST_PREFIX "cuda." DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600)
+gtest_discover_tests(cuda_exec_tests TEST_PREFIX "cuda." DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT ${DOPPLER_TEST_TIMEOUT})

@@ -4,6 +4,7 @@ doppler_test(fleet_sim_tests SOURCES
   ${CMAKE_CURRENT_SOURCE_DIR}/sim_request_test.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/sim_baselines_test.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/sim_agreement_test.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/sim_cancel_test.cpp
   LIBS doppler_fleet_sim)
 
 # `doppler fleet simulate` and `doppler fleet compare` end to end (needs the doppler binary).

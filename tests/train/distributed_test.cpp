@@ -327,11 +327,13 @@ TEST(LocalWorkers, NameTheWorkerThatDied) {
   EXPECT_EQ(LocalWorkers::firstFailure(exits), "rank 1 was killed by signal 9 (Killed)");
 }
 
-// A hung worker outlives the group's timeout; the launcher kills it after the grace period.
+// A hung worker outlives the group's timeout; the launcher kills it after the grace period. The
+// timeout is long enough for the steps before the hang on a loaded machine (or under TSan): with
+// 5 s, a slow start let rank 1 time out first and rank 0 be the one killed.
 TEST(LocalWorkers, KillAWorkerThatHangs) {
   TempDir dir("dp_local_hangs");
   LocalWorkers workers(DOPPLER_DP_WORKER,
-                       {"--timeout", "5", "--steps", "5", "--victim", "1", "--hang-at-step", "2",
+                       {"--timeout", "20", "--steps", "5", "--victim", "1", "--hang-at-step", "2",
                         "--out", dir.path("rank%r.txt")},
                        2, 0, {dir.path("rank0.log"), dir.path("rank1.log")});
   const std::vector<WorkerExit> exits = workers.wait(1);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/common/cancel_token.h"
 #include "core/fleet/world/scenario.h"
 
 namespace doppler::fleet::sim {
@@ -44,6 +45,9 @@ struct SimOptions {
   // value (less where a minus error would go below zero and is clipped): the knob of the
   // prediction-accuracy sweep.
   double forecast_accuracy = 0;
+  // Polled at every slot: once cancelled, the run throws RunCancelled (simulate.h) at the next
+  // slot, so a Ctrl-C during `fleet compare` waits for one slot, not for a whole run.
+  CancelToken cancel;
 };
 
 // One GPU type's service model for the world's model: prefill(n) and the decode step

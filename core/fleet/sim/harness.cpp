@@ -88,11 +88,16 @@ Comparison compareMethods(const RunOptions& options, const std::vector<std::stri
   for (int k = 0; k < seeds; ++k) {
     RunOptions run = options;
     run.seed = options.seed + static_cast<uint64_t>(k);
+    run.sim.cancel = cancel;  // a run stops at its next slot (RunCancelled)
     const PreparedScenario prepared = prepareScenario(run);
     std::map<std::string, FleetMetrics> seed;
     for (const std::string& m : methods) {
       if (cancel.cancelled()) break;
-      seed[m] = runPolicy(prepared, *policies[m], run).metrics;
+      try {
+        seed[m] = runPolicy(prepared, *policies[m], run).metrics;
+      } catch (const RunCancelled&) {
+        break;
+      }
     }
     if (cancel.cancelled()) {  // this seed unfinished (or finished as the cancel came): dropped
       c.cancelled = true;

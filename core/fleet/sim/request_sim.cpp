@@ -377,6 +377,7 @@ SimResult RequestSimulator::run() {
   double arrivals = 0;
 
   for (int t = 0; t < slots; ++t) {
+    if (options_.cancel.cancelled()) throw RunCancelled(t);
     const double start = t * T, end = start + T;
     for (int r = 0; r < n; ++r)
       queued[r] = static_cast<double>(queues_[r].size() + incoming_[r].size() - incomingNext_[r]);

@@ -2,6 +2,8 @@
 // The two fleet simulators (docs/fleet_sim.md): the slot-level fluid model, fast enough to train
 // on, and the per-request discrete-event simulator for evaluation. Both run a policy over a
 // scenario's demand slot by slot and return the same FleetMetrics.
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "core/fleet/sim/metrics.h"
@@ -40,6 +42,14 @@ struct SimResult {
   std::vector<Allocation> allocations;        // one per slot, as the policy returned it
   std::vector<SlotExplanation> explanations;  // one per slot (SchedulingPolicy::explain)
   int fallbacks = 0;                          // slots the safety layer fell back
+};
+
+// What simulateSlots and simulateRequests throw at the first slot after SimOptions::cancel is
+// cancelled: a run cut short has no result to report.
+class RunCancelled : public std::runtime_error {
+ public:
+  explicit RunCancelled(int slot)
+      : std::runtime_error("the run was cancelled at slot " + std::to_string(slot)) {}
 };
 
 // Slot-level flow/queueing model: per slot, each region's arrivals are split by the allocation,

@@ -84,6 +84,7 @@ SimResult simulateSlots(const FleetModel& fleet, const Demand& demand, Schedulin
   Allocation previous = Allocation::identity(n);
 
   for (int t = 0; t < slots; ++t) {
+    if (options.cancel.cancelled()) throw RunCancelled(t);
     const double start = t * T, end = start + T;
     SlotState state = tracker.begin(t, start, T, demand.totals, queue, plan, previous);
     Allocation alloc = policy.allocate(state);

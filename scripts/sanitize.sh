@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds the whole project under a sanitizer and runs every test with CTest, the studio's
+# included (offscreen), then counts the sanitizer reports. docs/sanitizers.md says what each
+# covers and what the suppression files hold.
+#
+# Usage: scripts/sanitize.sh asan|tsan|all [extra ctest arguments, e.g. -R studio]
+#   asan: AddressSanitizer + UndefinedBehaviorSanitizer (preset asan, build/asan)
+#   tsan: ThreadSanitizer (preset tsan, build/tsan)
+# Every report, from a test or from a doppler process a test starts, is written to
+# build/<preset>/sanitizer-reports/ (log_path), so none is lost in a child's stderr; the script
+# exits 1 when a test failed or any report was written.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+which="${1:-all}"
+shift || true
+case "$which" in
+  asan) presets=(asan) ;;
+  tsan) presets=(tsan) ;;
+  all) presets=(asan tsan) ;;
+  *) echo "usage: scripts/sanitize.sh asan|tsan|all [ctest arguments]" >&2; exit 2 ;;
+esac
+scripts/install-deps.sh
+root="$PWD"
+status=0
+for preset in "${presets[@]}"; do
+  scripts/build.sh "$preset"
+  reports="$root/build/$preset/sanitizer-reports"
+  rm -rf "$reports"
+  mkdir -p "$reports"
+  # halt_on_error: the first report fails the test that caused it (its process exits non-zero).
+  export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:log_path=$reports/asan"
+  export LSAN_OPTIONS="suppressions=$root/scripts/sanitizers/lsan.supp:print_suppressions=0"
+  export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan"
+  export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:log_path=$reports/tsan:suppressions=$root/scripts/sanitizers/tsan.supp"
+  set +e
+  # Each test's own limit is larger in these builds (tests/CMakeLists.txt, DOPPLER_TEST_TIMEOUT).
+  (cd "build/$preset" && ctest --output-on-failure -j2 "$@")
+  tests=$?
+  set -e
+  count=$(find "$reports" -type f | wc -l)
+  echo "== $preset: ctest exit $tests, $count sanitizer report(s) in $reports"
+  if ((count > 0)); then
+    for f in "$reports"/*; do
+      echo "-- $f"
+      head -40 "$f"
+    done
+  fi
+  if ((tests != 0 || count > 0)); then status=1; fi
+done
+exit $status
