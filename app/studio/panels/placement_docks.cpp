@@ -157,7 +157,14 @@ PlacementDocks::PlacementDocks(MainWindow* window)
   connect(tuner_, &TunerWidget::rerunRequested, document, &StudioDocument::recompute);
   connect(document, &StudioDocument::devicesChanged, this,
           [this, document] { tuner_->setDevicesSpec(document->devicesSpec()); });
-  connect(document, &StudioDocument::computeFailed, tuner_, &TunerWidget::showError);
+  // The result above the error is the last placement that succeeded: say whose, so that it is
+  // not read as the failed method's.
+  connect(document, &StudioDocument::computeFailed, tuner_, [this, document](const QString& error) {
+    const SnapshotPtr last = document->snapshot();
+    tuner_->showError(last ? tr("%1\nThe result above is the last placement that succeeded (%2).")
+                                 .arg(error, QString::fromStdString(last->settings.method))
+                           : error);
+  });
   connect(document, &StudioDocument::busyChanged, tuner_, &TunerWidget::setRunning);
   connect(document, &StudioDocument::progress, tuner_, &TunerWidget::setProgress);
 
