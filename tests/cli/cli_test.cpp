@@ -95,11 +95,17 @@ TEST_F(Cli, GenerateConvertInfoAndTrace) {
   ASSERT_EQ(scaled.status, 0) << scaled.err;
   auto totalFlops = [&](const std::string& file) {
     double sum = 0;
-    for (const json& n : json::parse(slurp(file))["nodes"]) sum += n.value("flops", 0.0);
+    // The parsed document kept alive: a range-for over a temporary's member reads freed memory
+    // (ASan found it).
+    const json graph = json::parse(slurp(file));
+    for (const json& n : graph["nodes"]) sum += n.value("flops", 0.0);
     return sum;
   };
+  // The kernels' dimensions are whole numbers, so the work grows by about 4, not exactly (this
+  // compared the sums exactly, and passed only while it read freed memory: see totalFlops).
   EXPECT_NEAR(totalFlops(path("block4.json")), 4 * totalFlops(path("block.json")),
-              1e-9 * totalFlops(path("block4.json")));
+              1e-3 * totalFlops(path("block4.json")));
+  EXPECT_GT(totalFlops(path("block.json")), 0);
   expectBadInput("graph convert --graph " + path("block.json") + " --work-factor -1",
                  {"--work-factor", "positive"});
   Result conv = run("graph convert --graph " + kChain + " --out " + path("chain.json"));

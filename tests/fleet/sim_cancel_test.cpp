@@ -44,8 +44,10 @@ TEST(FleetCompareCancel, ARunStopsAtTheNextSlotAndItsSeedIsDropped) {
     o.fidelity = fidelity;
     CancelToken token;
     int allocations = 0;
-    const PolicyFactory factory = [&](const std::string& name) -> std::unique_ptr<SchedulingPolicy> {
-      if (name == "cancelling") return std::make_unique<CancellingPolicy>(token, 2, 5, &allocations);
+    const PolicyFactory factory =
+        [&](const std::string& name) -> std::unique_ptr<SchedulingPolicy> {
+      if (name == "cancelling")
+        return std::make_unique<CancellingPolicy>(token, 2, 5, &allocations);
       return makePolicy(name);
     };
     // Seed 1 runs whole; on seed 2 the second run is cancelled at its slot 5.

@@ -8,12 +8,27 @@
 #include <QFontMetricsF>
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <string>
 
 #include "views/common/node_details.h"
 
 namespace doppler::views {
 namespace {
+
+// Graphviz is not thread-safe, and one GVC context serves every layout of the process, held under
+// this lock. A context per layout, freed after it, read freed memory in the next one (ASan found
+// it): Graphviz 2.43's pango plugin keeps a pointer to the last font name in a static, and that
+// name belongs to the context's font cache, which gvFreeContext frees.
+std::mutex& graphvizMutex() {
+  static std::mutex m;
+  return m;
+}
+
+GVC_t* graphvizContext() {
+  static GVC_t* const gvc = gvContext();  // for the life of the process, under graphvizMutex()
+  return gvc;
+}
 
 uint64_t mix(uint64_t h, uint64_t x) {
   h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
@@ -181,7 +196,8 @@ LayoutResult computeLayout(const LayoutInput& in, const CancelToken& cancel) {
 
   const char* engine = layoutEngineFor(n);
   const bool dot = std::string(engine) == "dot";
-  GVC_t* gvc = gvContext();
+  const std::lock_guard<std::mutex> lock(graphvizMutex());
+  GVC_t* gvc = graphvizContext();
   Agraph_t* g = agopen(cs("g"), Agdirected, nullptr);
   agsafeset(g, cs("rankdir"), cs(in.direction == LayoutDirection::LeftToRight ? "LR" : "TB"),
             cs(""));
@@ -244,14 +260,12 @@ LayoutResult computeLayout(const LayoutInput& in, const CancelToken& cancel) {
 
   if (cancel.cancelled()) {
     agclose(g);
-    gvFreeContext(gvc);
     out.cancelled = true;
     return out;
   }
   if (gvLayout(gvc, g, engine) != 0) {
     out.error = QStringLiteral("Graphviz %1 layout failed").arg(QString::fromLatin1(engine));
     agclose(g);
-    gvFreeContext(gvc);
     gridFallback(in, out);
     out.seconds = timer.nsecsElapsed() / 1e9;
     return out;
@@ -293,7 +307,6 @@ LayoutResult computeLayout(const LayoutInput& in, const CancelToken& cancel) {
   }
   gvFreeLayout(gvc, g);
   agclose(g);
-  gvFreeContext(gvc);
   out.seconds = timer.nsecsElapsed() / 1e9;
   return out;
 }

@@ -35,7 +35,11 @@ SettingsHistoryChart::SettingsHistoryChart(QWidget* parent) : QChartView(parent)
     s->attachAxis(axisX_);
     s->attachAxis(axisY_);
   }
+  // setChart releases the chart QChartView's constructor made without deleting it (ASan found
+  // the leak): deleted here.
+  QChart* const made = this->chart();
   setChart(chart);
+  delete made;
   setRenderHint(QPainter::Antialiasing);
   // Room for two axis titles, their labels and a plot: below this, Qt Charts elides labels.
   setMinimumSize(320, 220);
