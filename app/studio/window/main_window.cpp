@@ -125,6 +125,10 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
   if (firstStart_) showFirstStart(*this);
 }
 
+MainWindow::~MainWindow() {
+  for (QObject* child : findChildren<QObject*>()) child->blockSignals(true);
+}
+
 QString MainWindow::sessionPath() const {
   return runs_ ? runs_->sessionPath() : QString();
 }

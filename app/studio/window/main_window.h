@@ -36,6 +36,9 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
   explicit MainWindow(const StudioOptions& options, QWidget* parent = nullptr);
+  // Silences the children first: QWidget's destructor hides the docks after this one has run, and
+  // their visibilityChanged handlers would read a window that is no longer a MainWindow (UBSan).
+  ~MainWindow() override;
 
   // What every feature works with.
   StudioDocument* document() const { return document_; }
