@@ -34,11 +34,30 @@ const char* jobSlotName(JobSlot slot) {
   return "?";
 }
 
+void JobInbox::post(std::function<void()> fn) {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    pending_.push_back(std::move(fn));
+  }
+  QMetaObject::invokeMethod(this, "runOne", Qt::QueuedConnection);
+}
+
+void JobInbox::runOne() {
+  std::function<void()> fn;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (pending_.empty()) return;
+    fn = std::move(pending_.front());
+    pending_.pop_front();
+  }
+  fn();
+}
+
 void JobContext::post(std::function<void()> fn) const {
   runner_->postIfCurrent(slot_, id_, std::move(fn), false);
 }
 
-JobRunner::JobRunner(QObject* parent) : QObject(parent) {
+JobRunner::JobRunner(QObject* parent) : QObject(parent), gui_(new JobInbox(this)) {
   qRegisterMetaType<doppler::studio::JobSlot>();
 }
 
@@ -67,43 +86,37 @@ int JobRunner::launch(JobSlot which, std::function<void(const JobContext&)> work
   if (!s.thread) {
     s.thread = new QThread;
     s.thread->setObjectName(QString::fromLatin1(jobSlotName(which)));
-    s.context = new QObject;
+    s.context = new JobInbox;
     s.context->moveToThread(s.thread);
     s.thread->start();
   }
   JobContext ctx(this, which, id, s.token);
-  QMetaObject::invokeMethod(
-      s.context,
-      [this, which, ctx, work = std::move(work), deliver = std::move(deliver),
-       failed = std::move(failed)]() mutable {
-        // A job superseded while it waited in the queue never starts.
-        if (ctx.cancelled() && slot(which).current != ctx.id()) return;
-        try {
-          work(ctx);
-          postIfCurrent(which, ctx.id(), std::move(deliver), true);
-        } catch (const std::exception& e) {
-          const QString message = QString::fromStdString(e.what());
-          postIfCurrent(
-              which, ctx.id(),
-              [failed = std::move(failed), message] {
-                if (failed) failed(message);
-              },
-              true);
-        }
-      },
-      Qt::QueuedConnection);
+  s.context->post([this, which, ctx, work = std::move(work), deliver = std::move(deliver),
+                   failed = std::move(failed)]() mutable {
+    // A job superseded while it waited in the queue never starts.
+    if (ctx.cancelled() && slot(which).current != ctx.id()) return;
+    try {
+      work(ctx);
+      postIfCurrent(which, ctx.id(), std::move(deliver), true);
+    } catch (const std::exception& e) {
+      const QString message = QString::fromStdString(e.what());
+      postIfCurrent(
+          which, ctx.id(),
+          [failed = std::move(failed), message] {
+            if (failed) failed(message);
+          },
+          true);
+    }
+  });
   return id;
 }
 
 void JobRunner::postIfCurrent(JobSlot which, int id, std::function<void()> fn, bool finishes) {
-  QMetaObject::invokeMethod(
-      this,
-      [this, which, id, fn = std::move(fn), finishes] {
-        if (slot(which).current != id) return;  // stale: a newer job replaced it
-        if (finishes) setBusy(which, false);
-        fn();
-      },
-      Qt::QueuedConnection);
+  gui_->post([this, which, id, fn = std::move(fn), finishes] {
+    if (slot(which).current != id) return;  // stale: a newer job replaced it
+    if (finishes) setBusy(which, false);
+    fn();
+  });
 }
 
 void JobRunner::cancel(JobSlot which) {

@@ -11,9 +11,11 @@
 #include <QString>
 #include <array>
 #include <atomic>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <utility>
 
 #include "core/common/cancel_token.h"
@@ -41,6 +43,24 @@ inline constexpr int kJobSlotCount = 10;
 const char* jobSlotName(JobSlot slot);
 
 class JobRunner;
+
+// Runs closures on the thread it lives on, in the order they were posted. The closures cross
+// threads in a queue under a lock of ours, and Qt is asked only to call runOne() by name: a
+// closure handed to QMetaObject::invokeMethod is copied into Qt's event under Qt's own lock,
+// which ThreadSanitizer cannot see in a Qt not built with it, so every job read as a race.
+class JobInbox : public QObject {
+  Q_OBJECT
+ public:
+  using QObject::QObject;
+  void post(std::function<void()> fn);
+
+ private Q_SLOTS:
+  void runOne();
+
+ private:
+  std::mutex mutex_;
+  std::deque<std::function<void()>> pending_;
+};
 
 // What a running job sees: its id, its cancel token, and a way to send progress to the GUI.
 class JobContext {
@@ -100,7 +120,7 @@ class JobRunner : public QObject {
 
   struct Slot {
     QThread* thread = nullptr;
-    QObject* context = nullptr;   // lives on `thread`; queued work is invoked on it
+    JobInbox* context = nullptr;  // lives on `thread`; the slot's jobs run through it
     std::atomic<int> current{0};  // read by the slot's thread to skip superseded jobs
     bool busy = false;
     CancelToken token;
@@ -110,6 +130,7 @@ class JobRunner : public QObject {
   void setBusy(JobSlot s, bool busy);
 
   std::array<Slot, kJobSlotCount> slots_;
+  JobInbox* gui_;  // results and progress, run on the GUI thread
   int nextId_ = 1;
 };
 
