@@ -321,8 +321,8 @@ class LargeGraphTest : public QObject {
   // A text graph over StudioDocument::kSynchronousBytes is read on the import slot: openFile
   // returns before the file is read, what is open stays until it is, and the window says what it
   // reads. 100,000 nodes here (3 MB); DOPPLER_LARGE_TEXT_NODES=1000000 runs the same steps on a
-  // million and prints the time to open and the GUI thread's longest stall (the figures in
-  // docs/README.md come from that run).
+  // million and prints the time to open and the GUI thread's longest stall (the README's figures
+  // come from that run).
   void aLargeTextGraphIsReadOffTheGuiThread() {
     const int n = qEnvironmentVariableIsSet("DOPPLER_LARGE_TEXT_NODES")
                       ? qEnvironmentVariableIntValue("DOPPLER_LARGE_TEXT_NODES")
