@@ -30,14 +30,17 @@ bool StudioDocument::busy() const {
   return runner_->busy(JobSlot::Placement) || runner_->busy(JobSlot::Search);
 }
 
-PlacementInputs StudioDocument::inputsFor(std::shared_ptr<const DataflowGraph> graph) const {
-  if (inputs_.devices) return makeInputs(std::move(graph), inputs_.devices, inputs_.devicesSpec);
+namespace {
+
+// A graph on `devices`, or on the default set when none is open yet. Plain data in, so that the
+// import slot can call it with the device set captured on the GUI thread.
+PlacementInputs inputsOn(std::shared_ptr<const DataflowGraph> graph,
+                         std::shared_ptr<const DeviceSet> devices, const std::string& spec) {
+  if (devices) return makeInputs(std::move(graph), std::move(devices), spec);
   return makeInputs(std::move(graph),
                     std::make_shared<const DeviceSet>(resolveDevices(kDefaultDevicesSpec)),
                     kDefaultDevicesSpec);
 }
-
-namespace {
 
 // The first bytes of a file, enough to tell its format ("" when it cannot be read: the reader
 // then says why).
@@ -47,6 +50,10 @@ std::string fileHead(const QString& path, qint64 bytes) {
 }
 
 }  // namespace
+
+PlacementInputs StudioDocument::inputsFor(std::shared_ptr<const DataflowGraph> graph) const {
+  return inputsOn(std::move(graph), inputs_.devices, inputs_.devicesSpec);
+}
 
 bool StudioDocument::openFile(const QString& path, QString* error) {
   // Only the head: a graph of a million nodes is tens of MB, read once, off the GUI thread.
@@ -101,12 +108,7 @@ void StudioDocument::openLargeGraph(const QString& path) {
         if (graph->nodeCount() == 0) throw InputError(file, "nodes", "the graph has no nodes");
         Read read;
         try {
-          read.inputs =
-              devices ? makeInputs(graph, devices, spec)
-                      : makeInputs(
-                            graph,
-                            std::make_shared<const DeviceSet>(resolveDevices(kDefaultDevicesSpec)),
-                            kDefaultDevicesSpec);
+          read.inputs = inputsOn(graph, devices, spec);
         } catch (const InputError& e) {
           throw e.inFile(file);
         }

@@ -162,8 +162,6 @@ void MainWindow::connectParts() {
   for (QDockWidget* d :
        QList<QDockWidget*>{runs_->dock(), training_->dock()} + docks_->bottomDocks())
     connect(d, &QDockWidget::visibilityChanged, this, [this, d](bool visible) {
-      // Hidden: nothing to do. First, because docks are hidden while the window is destroyed,
-      // when its members may no longer be read (UBSan found it).
       if (!visible) return;
       // The training charts want more of the height than a table.
       const double share = d == training_->dock() ? 0.45 : 0.3;
