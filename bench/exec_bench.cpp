@@ -6,6 +6,7 @@
 
 #include <random>
 
+#include "core/common/numbered.h"
 #include "core/exec/executor.h"
 #include "core/exec/synthetic_backend.h"
 
@@ -17,7 +18,7 @@ doppler::DataflowGraph layered(int layers, int width) {
   for (int l = 0; l < layers; ++l)
     for (int i = 0; i < width; ++i) {
       doppler::Node n;
-      n.id = "n" + std::to_string(l) + "_" + std::to_string(i);
+      n.id = doppler::numbered("n", l) + doppler::numbered("_", i);
       const int v = g.addNode(n);
       if (l > 0)
         g.addEdge(doppler::Edge{v - width - i + static_cast<int>(rng() % width), v, 4096, {}});

@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "core/common/numbered.h"
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
 #include "core/pipeline/place_and_simulate.h"
@@ -29,7 +30,7 @@ DataflowGraph layeredGraph(int n, uint32_t seed) {
   const int width = 100;
   for (int v = 0; v < n; ++v) {
     Node node;
-    node.id = "n" + std::to_string(v);
+    node.id = numbered("n", v);
     node.op = "op";
     node.compute_us = {static_cast<double>(10 + rng() % 990)};
     g.addNode(node);

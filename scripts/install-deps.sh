@@ -30,10 +30,17 @@ packages=(
   fonts-dejavu-core
   # Validators for resources/ (CTest resources.desktop_file and resources.metainfo).
   desktop-file-utils appstream
+  # scripts/install-check.sh: whether an installed program looks into the checkout.
+  strace
 )
 # The fuzz targets need clang with libFuzzer (scripts/fuzz.sh asks for them).
 if [[ "${DOPPLER_FUZZ_DEPS:-0}" == 1 ]]; then
   packages+=(clang libclang-rt-14-dev)
+fi
+
+# scripts/package.sh: the Debian package's library dependencies (dpkg-shlibdeps) and its check.
+if [[ "${DOPPLER_PACKAGE_DEPS:-0}" == 1 ]]; then
+  packages+=(dpkg-dev lintian fakeroot file)
 fi
 
 # scripts/export_onnx.py exports PyTorch models to ONNX (Debian's PyTorch is CPU-only, ~400 MB).

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler::sessions {
 namespace {

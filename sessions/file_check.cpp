@@ -6,7 +6,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler::sessions {
 namespace {

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler::sessions {
 namespace fs = std::filesystem;

@@ -1,6 +1,6 @@
 #include "metric_writer.h"
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler::sessions {
 

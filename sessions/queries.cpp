@@ -7,8 +7,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/common/input_error.h"
 #include "core/graph/device_matching.h"
-#include "core/graph/input_error.h"
 #include "sessions/writer_identity.h"
 
 namespace doppler::sessions {

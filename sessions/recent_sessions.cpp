@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/common/input_error.h"
 #include "core/common/temporary_name.h"
-#include "core/graph/input_error.h"
 #include "sessions/user_paths.h"
 
 namespace doppler::sessions {

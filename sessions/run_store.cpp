@@ -12,10 +12,10 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/common/input_error.h"
 #include "core/graph/dataflow_graph.h"
 #include "core/graph/device_set.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/graph/json_access.h"
 #include "sessions/content_hash.h"
 #include "sessions/file_check.h"

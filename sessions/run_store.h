@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "sessions/records.h"
 #include "sessions/schema.h"
 #include "sessions/sqlite_db.h"

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <string>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler::sessions {
 namespace {

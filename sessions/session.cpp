@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "sessions/file_publish.h"
 #include "sessions/user_paths.h"
 

@@ -3,7 +3,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler::sessions {
 

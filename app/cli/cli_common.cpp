@@ -3,9 +3,9 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/common/input_error.h"
 #include "core/graph/device_spec.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/sim/assignment_io.h"
 #include "core/sim/cost_table.h"
 

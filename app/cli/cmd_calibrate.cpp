@@ -13,10 +13,12 @@
 #include <thread>
 
 #include "cli_common.h"
+#include "core/common/input_error.h"
+#include "core/common/numbered.h"
+#include "core/common/random.h"
 #include "core/exec/executor.h"
 #include "core/exec/torch_kernels.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/sim/cost_table.h"
 #include "core/train/torch_module.h"
 #include "interrupt.h"
@@ -187,11 +189,8 @@ void profileSpread(const KernelRunner& torch, const DataflowGraph& g, double siz
                    std::vector<CopySample>& copies) {
   if (devices < 2) return;
   Assignment a(g.nodeCount());
-  uint64_t state = 0x9e3779b97f4a7c15ull;
-  for (int& d : a) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;  // an LCG: no seed to pass
-    d = static_cast<int>((state >> 33) % static_cast<uint64_t>(devices));
-  }
+  Rng rng(1);  // a fixed seed: the spread only has to cover every device pair
+  for (int& d : a) d = rng.below(devices);
   const Schedule s = profile(torch, g, a, sizeFactor, devices, repeat, samples);
   const DataflowGraph charged = exec::kernelGraph(g, sizeFactor);
   for (const TransferSpan& t : s.transfers) {
@@ -252,9 +251,8 @@ LinkFit measureLinks(const KernelRunner& torch, int devices, int repeat) {
       if (from == to) continue;
       for (int c = 0; c < 4; ++c)
         for (double bytes : sizes) {
-          const int u =
-              g.addNode(Node{"p" + std::to_string(g.nodeCount()), "input", 0, bytes, {}, 0});
-          const int v = g.addNode(Node{"c" + std::to_string(g.nodeCount()), "input", 0, 64, {}, 0});
+          const int u = g.addNode(Node{numbered("p", g.nodeCount()), "input", 0, bytes, {}, 0});
+          const int v = g.addNode(Node{numbered("c", g.nodeCount()), "input", 0, 64, {}, 0});
           a.push_back(from);
           a.push_back(to);
           g.addEdge(Edge{u, v, bytes, std::nullopt});

@@ -7,10 +7,10 @@
 #include <sstream>
 
 #include "cli_common.h"
+#include "core/common/input_error.h"
 #include "core/graph/device_spec.h"
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/graph/paper_data.h"
 #include "core/heuristics/method.h"
 #include "core/pipeline/place_and_simulate.h"

@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "cli_common.h"
+#include "core/common/input_error.h"
 #include "core/fleet/world/topology.h"
-#include "core/graph/input_error.h"
 #include "core/policy/episode_trace.h"
 #include "core/policy/features.h"
 #include "core/policy/network_forward.h"
@@ -19,12 +19,12 @@
 #include "core/train/general_policy_start.h"
 #include "core/train/loaded_policy.h"
 #include "core/train/torch_module.h"
-#include "core/train/train_recording.h"
 #include "decision_cli.h"
 #include "placement_json.h"
 #include "policy_cli.h"
 #include "run_recording.h"
 #include "sessions/from_core.h"
+#include "sessions/train_recording.h"
 
 namespace doppler::cli {
 namespace {
@@ -175,7 +175,7 @@ void runEval(const EvalArgs& given) {
   try {
     if (rec.enabled()) {
       sessions::RunStore& store = rec.store();
-      store.savePlacement(rec.id(), train::episodeRecord(g, best.episode));
+      store.savePlacement(rec.id(), sessions::episodeRecord(g, best.episode));
       store.saveTimeline(rec.id(), sessions::timelineRecord(g, r.schedule, "simulated"));
       store.setFigures(rec.id(), {{"makespan_us", r.schedule.makespan_us},
                                   {"planned_makespan_us", best.episode.planned_makespan_us},

@@ -11,13 +11,13 @@
 #include <thread>
 
 #include "cli_common.h"
+#include "core/common/input_error.h"
 #include "core/exec/cuda_backend.h"
 #include "core/exec/cuda_plan.h"
 #include "core/exec/executor.h"
 #include "core/exec/synthetic_backend.h"
 #include "core/exec/torch_kernels.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/pipeline/place_and_simulate.h"
 #include "core/sim/assignment_io.h"
 #include "core/sim/cost_table.h"

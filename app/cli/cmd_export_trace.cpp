@@ -1,6 +1,6 @@
 // `doppler export-trace`: a simulated timeline as Chrome Trace Event JSON, for Perfetto.
 #include "cli_common.h"
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/pipeline/place_and_simulate.h"
 #include "core/sim/chrome_trace.h"
 

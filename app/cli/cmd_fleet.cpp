@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "cli_common.h"
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "fleet_cli.h"
 
 namespace doppler::cli {

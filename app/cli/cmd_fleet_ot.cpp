@@ -3,8 +3,8 @@
 #include <chrono>
 #include <sstream>
 
+#include "core/common/input_error.h"
 #include "core/fleet/ot/solve_transport.h"
-#include "core/graph/input_error.h"
 #include "fleet_cli.h"
 #include "output.h"
 #include "text_table.h"

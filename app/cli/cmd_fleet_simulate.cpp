@@ -12,10 +12,10 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/common/input_error.h"
 #include "core/fleet/learn/fleet_methods.h"
 #include "core/fleet/sim/baselines.h"
 #include "core/fleet/sim/harness.h"
-#include "core/graph/input_error.h"
 #include "core/train/torch_module.h"
 #include "fleet_cli.h"
 #include "interrupt.h"
@@ -50,16 +50,8 @@ struct FleetSimArgs : FleetScenarioArgs {
 
 fs::RunOptions runOptions(const FleetSimArgs& args) {
   fs::RunOptions o = scenarioRunOptions(args, args.load);
-  try {
-    o.fidelity = fs::parseFidelity(args.fidelity);
-  } catch (const std::invalid_argument& e) {
-    throw InputError("", "--fidelity " + args.fidelity, e.what());
-  }
-  try {
-    fw::findModel(args.model);
-  } catch (const std::invalid_argument& e) {
-    throw InputError("", "--model " + args.model, e.what());
-  }
+  o.fidelity = fs::parseFidelity(args.fidelity);
+  fw::findModel(args.model);  // an unknown model is refused before anything is read
   o.sim.slo.ttft_s = args.ttftSlo;
   o.sim.slo.tpot_s = args.tpotSlo;
   o.sim.forecast_accuracy = args.forecastAccuracy;
@@ -84,11 +76,7 @@ void checkPolicy(const std::string& method, const std::string& policy, int regio
 }
 
 fs::PreparedScenario prepare(const fs::RunOptions& o) {
-  try {
-    return fs::prepareScenario(o);
-  } catch (const std::invalid_argument& e) {
-    throw InputError("", "options", e.what());
-  }
+  return fs::prepareScenario(o);
 }
 
 nlohmann::json loadJson(const fs::PreparedScenario& p, const fs::RunOptions& o) {
@@ -241,7 +229,9 @@ double mean(const std::vector<double>& v) {
 
 // Where `compare` trains torta when no --policy is given (see runCompare).
 std::string onTheSpotPolicyPath(const FleetSimArgs& args) {
-  const std::string name = "torta-" + args.topology + "-" + std::to_string(::getpid()) + "-" +
+  // The topology's stem: a topology given as a path ("nets/one.txt") must not add folders.
+  const std::string topology = std::filesystem::path(args.topology).stem().string();
+  const std::string name = "torta-" + topology + "-" + std::to_string(::getpid()) + "-" +
                            std::to_string(std::chrono::system_clock::now().time_since_epoch() /
                                           std::chrono::milliseconds(1)) +
                            ".pt";
@@ -306,11 +296,7 @@ void runCompare(const FleetSimArgs& args) {
   RunRecording rec(args.record, fleetSpec("compare", o, extra),
                    sessions::fleetRunGraph(args.topology), sessions::fleetRunDevices(first));
   fs::Comparison c;
-  try {
-    c = fl::compareFleetMethods(o, methods, args.seeds, policy, cancel);
-  } catch (const std::invalid_argument& e) {
-    throw InputError("", "options", e.what());
-  }
+  c = fl::compareFleetMethods(o, methods, args.seeds, policy, cancel);
   const bool partial = c.cancelled;
   if (partial && c.seeds() == 0) {
     rec.finish(sessions::RunStatus::Cancelled);

@@ -4,8 +4,8 @@
 // "fleet", method "train") and prints the result.
 #include <sstream>
 
+#include "core/common/input_error.h"
 #include "core/fleet/learn/fleet_methods.h"
-#include "core/graph/input_error.h"
 #include "fleet_cli.h"
 #include "interrupt.h"
 #include "output.h"
@@ -46,12 +46,7 @@ void runFleetTrain(const FleetTrainArgs& args) {
   request.from = args.from;
   request.checkpoint_every = args.checkpointEvery;
   // The scenario is checked (files, options) before a run is recorded.
-  fs::PreparedScenario prepared;
-  try {
-    prepared = fs::prepareScenario(request.scenario);
-  } catch (const std::invalid_argument& e) {
-    throw InputError("", "options", e.what());
-  }
+  const fs::PreparedScenario prepared = fs::prepareScenario(request.scenario);
   nlohmann::json extra = {{"episodes", args.config.episodes},
                           {"train_seeds", args.config.train_seeds},
                           {"out", absoluteIfFile(args.out)},
@@ -62,7 +57,7 @@ void runFleetTrain(const FleetTrainArgs& args) {
   CancelToken cancel;
   ProgressBar bar("fleet train");
   fl::FleetTrainResult result;
-  try {
+  {
     const InterruptGuard guard(cancel);  // Ctrl-C or SIGTERM ends training between episodes
     result = fl::trainFleetPolicy(request, cancel, [&](const fl::FleetTrainProgress& p) {
       if (p.phase == "predictor") {
@@ -78,8 +73,6 @@ void runFleetTrain(const FleetTrainArgs& args) {
         << fixedNumber(p.ot_response_s, 3) << " s), reward " << fixedNumber(p.reward, 4);
       bar.update(p.episode, p.episodes, d.str());
     });
-  } catch (const std::invalid_argument& e) {
-    throw InputError("", "options", e.what());
   }
   bar.finish();
 

@@ -5,8 +5,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/common/input_error.h"
+#include "core/fleet/sim/harness.h"
 #include "core/fleet/world/scenario.h"
-#include "core/graph/input_error.h"
 #include "fleet_cli.h"
 #include "output.h"
 #include "text_table.h"
@@ -156,27 +157,10 @@ std::string worldText(const FleetWorldArgs& args, const fw::Scenario& sc) {
 }
 
 void runFleetWorld(const FleetWorldArgs& args) {
-  fw::ScenarioOptions options;
-  options.topology = args.topology;
-  options.trace = args.trace;
-  options.world.seed = args.seed;
-  options.world.model = args.model;
-  options.world.pools.scale = args.poolScale;
-  options.demand.slots = args.slots;
-  options.demand.slot_seconds = args.slotSeconds;
-  options.demand.horizon = parseHorizon(args.horizon);
-  options.demand.time_scale = args.timeScale;
-  try {
-    fw::findModel(args.model);
-  } catch (const std::invalid_argument& e) {
-    throw InputError("", "--model " + args.model, e.what());
-  }
-  fw::Scenario scenario;
-  try {
-    scenario = fw::buildScenario(options);
-  } catch (const std::invalid_argument& e) {  // options the demand refuses (its size)
-    throw InputError("", "options", e.what());
-  }
+  fw::findModel(args.model);  // an unknown model is refused before anything is read
+  // The one way a fleet scenario is built (fleet::sim::prepareScenario), as `simulate`, `compare`,
+  // `train` and the studio build theirs; load 0: the demand as the trace and options give it.
+  const fw::Scenario scenario = fleet::sim::prepareScenario(scenarioRunOptions(args, 0)).scenario;
   writeResult(
       args.output, [&] { return worldJson(args, scenario); },
       [&] { return worldText(args, scenario); });

@@ -8,11 +8,11 @@
 #include <sstream>
 
 #include "cli_common.h"
+#include "core/common/input_error.h"
 #include "core/exec/torch_kernels.h"
 #include "core/graph/coarsening.h"
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/sim/cost_table.h"
 #include "core/sim/fixed_costs.h"
 #include "core/sim/lower_bound.h"

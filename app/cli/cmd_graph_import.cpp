@@ -5,9 +5,9 @@
 #include <iostream>
 
 #include "cli_common.h"
+#include "core/common/input_error.h"
 #include "core/graph/coarsening.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/graph/onnx_import.h"
 
 namespace doppler::cli {

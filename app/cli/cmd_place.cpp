@@ -2,7 +2,7 @@
 #include <sstream>
 
 #include "cli_common.h"
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/pipeline/place_and_simulate.h"
 #include "decision_cli.h"
 #include "interrupt.h"

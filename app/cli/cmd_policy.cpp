@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "cli_common.h"
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/graph/json_access.h"
 #include "core/policy/network_weights.h"
 #include "core/train/loaded_policy.h"

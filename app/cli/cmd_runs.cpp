@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "cli_common.h"
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/graph/json_access.h"
 #include "run_recording.h"
 #include "runs_common.h"

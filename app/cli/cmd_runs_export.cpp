@@ -5,8 +5,8 @@
 #include <map>
 
 #include "cli_common.h"
+#include "core/common/input_error.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "run_recording.h"
 #include "runs_common.h"
 

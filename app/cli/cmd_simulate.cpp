@@ -2,8 +2,8 @@
 #include <sstream>
 
 #include "cli_common.h"
+#include "core/common/input_error.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/pipeline/place_and_simulate.h"
 #include "core/sim/assignment_io.h"
 #include "placement_json.h"

@@ -11,14 +11,13 @@
 
 #include "cli_common.h"
 #include "cmd_train_general.h"
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/policy/features.h"
 #include "core/sim/lower_bound.h"
 #include "core/sim/simulator.h"
 #include "core/train/expected_improvement.h"
 #include "core/train/torch_module.h"
 #include "core/train/train_config.h"
-#include "core/train/train_recording.h"
 #include "interrupt.h"
 #include "placement_json.h"
 #include "policy_cli.h"
@@ -26,6 +25,7 @@
 #include "run_recording.h"
 #include "sessions/from_core.h"
 #include "sessions/metric_writer.h"
+#include "sessions/train_recording.h"
 
 namespace doppler::cli {
 namespace {
@@ -47,91 +47,62 @@ struct TrainArgs {
   DeviceArgs devices;
   std::string stage = "imitation";
   std::string from, out;
+  // Exact to 64 bits: the table's "seed" goes through a double (the studio's spin box).
   uint64_t seed = 1;
-  long episodes = 0;
-  double lr = 0, lrFinal = 0, epsilon = 0, epsilonFinal = 0, entropy = 0, entropyFinal = 0;
-  double teacherMix = 0, teacherMixFinal = 0, clipGrad = 0, baselineDecay = 0;
-  int rollouts = 1, threads = 1;
-  long evalEvery = 0, checkpointEvery = 0;
-  std::string explore = "sample", sel = "learned", plc = "learned", costModel = "reference";
-  std::string baseline = "running-mean";
-  double imitateBest = 0, guided = 0, guideDeviate = 0, guideDeviateFinal = 0, distillLr = 0;
-  long distill = 0;
-  // Stage III.
-  std::string kernels = "auto", discipline = "fifo";
-  double targetMs = 0, execTimeout = 0, rollbackThreshold = 0, sizeFactor = 0;
-  long repeat = 0, rollbackWindow = 0, patience = 0;
-  policy::PolicyConfig arch;
+  // Every other training and architecture parameter, one option each, made from the tables the
+  // studio's training form is made from (train_config.h): the text given, by name.
+  std::map<std::string, std::string> text;
+  std::map<std::string, CLI::Option*> opts;
   bool json = false;
   RecordArgs record;
   GeneralTrainArgs general;
-  // Options given on the command line (the rest keep the stage's defaults).
-  std::map<std::string, CLI::Option*> opts;
+
   bool given(const std::string& name) const {
     auto it = opts.find(name);
     return it != opts.end() && it->second->count() > 0;
   }
+  // The parameters given on the command line, architecture ones included.
+  ParamValues values() const {
+    ParamValues v;
+    for (const auto& [name, option] : opts)
+      if (option->count() > 0) v[name] = text.at(name);
+    return v;
+  }
+  // The stage's parameters given (the architecture's left out).
+  ParamValues stageValues() const {
+    ParamValues v;
+    for (const auto& [name, value] : values())
+      if (!train::isArchitectureParam(name)) v[name] = value;
+    return v;
+  }
+  bool architectureGiven() const {
+    for (const auto& [name, value] : values())
+      if (train::isArchitectureParam(name)) return true;
+    return false;
+  }
 };
 
+// The run's configuration, as the studio builds it: the stage's defaults and the options given.
 train::TrainConfig trainConfig(const TrainArgs& a, const DataflowGraph& g) {
-  const train::Stage stage = train::parseStage(a.stage);
-  train::TrainConfig c = train::TrainConfig::defaults(stage);
-  // Without --episodes, stage II's budget follows the graph (train_config.h).
-  c.episodes = a.given("episodes") ? a.episodes : train::defaultEpisodes(stage, g);
-  if (a.given("lr")) c.lr = c.lr_final = a.lr;
-  if (a.given("lr-final")) c.lr_final = a.lrFinal;
-  if (a.given("epsilon")) c.epsilon = c.epsilon_final = a.epsilon;
-  if (a.given("epsilon-final")) c.epsilon_final = a.epsilonFinal;
-  if (a.given("entropy")) c.entropy = c.entropy_final = a.entropy;
-  if (a.given("entropy-final")) c.entropy_final = a.entropyFinal;
-  if (a.given("teacher-mix")) c.teacher_mix = c.teacher_mix_final = a.teacherMix;
-  if (a.given("teacher-mix-final")) c.teacher_mix_final = a.teacherMixFinal;
-  if (a.given("clip-grad")) c.clip_grad_norm = a.clipGrad;
-  if (a.given("baseline-decay")) c.baseline_decay = a.baselineDecay;
-  if (a.given("eval-every")) c.eval_every = a.evalEvery;
-  if (a.given("imitate-best")) c.imitate_best = a.imitateBest;
-  if (a.given("guided")) c.guided = a.guided;
-  if (a.given("guide-deviate")) c.guide_deviate = c.guide_deviate_final = a.guideDeviate;
-  if (a.given("guide-deviate-final")) c.guide_deviate_final = a.guideDeviateFinal;
-  if (a.given("distill")) c.distill_updates = a.distill;
-  if (a.given("distill-lr")) c.distill_lr = a.distillLr;
-  if (a.baseline == "batch") c.baseline = train::TrainConfig::Baseline::Batch;
-  if (a.given("rollouts")) c.rollouts = a.rollouts;
-  if (a.given("explore")) c.explore = policy::parseDecisionMode(a.explore);
-  c.threads = a.threads;
+  train::TrainConfig c = train::trainConfigFor(train::parseStage(a.stage), g, a.stageValues());
   c.seed = a.seed;
-  c.sel = parseComponent(a.sel, "--sel");
-  c.plc = parseComponent(a.plc, "--plc");
-  c.sim.model = parseCostModel(a.costModel);
   c.checkpoint_path = a.out;
-  c.checkpoint_every = a.checkpointEvery;
-  if (a.given("kernels")) c.exec_kernels = a.kernels;
-  if (a.given("target-ms")) c.exec_target_ms = a.targetMs;
-  if (a.given("repeat")) c.exec_repeat = a.repeat;
-  if (a.given("size-factor")) c.exec_size_factor = a.sizeFactor;
-  if (a.given("exec-timeout")) c.exec_timeout_s = a.execTimeout;
-  if (a.given("rollback-threshold")) c.rollback_threshold = a.rollbackThreshold;
-  if (a.given("rollback-window")) c.rollback_window = a.rollbackWindow;
-  if (a.given("patience")) c.patience = a.patience;
-  c.sim.discipline = disciplineFromName(a.discipline);
-  c.graph_name = g.name;
-  c.validate();
   return c;
 }
 
 void runTrain(const TrainArgs& args) {
   if (args.general.general) {
-    for (const char* name : {"entropy", "imitate-best"})
-      if (args.given(name) && !((name[0] == 'e' ? args.entropy : args.imitateBest) >= 0))
-        throw InputError("", std::string("--") + name, "must be 0 or more");
     if (!args.graph.graph.empty())
       throw InputError("", "--graph", "--general samples its own graphs; give one or the other");
-    runGeneralTrain(args.general,
-                    {args.stage, args.out, args.from, args.given("episodes") ? args.episodes : 0,
-                     args.given("lr") ? args.lr : 0, args.seed, args.json, args.graph, args.record,
-                     args.given("entropy") ? args.entropy : -1,
-                     args.given("imitate-best") ? args.imitateBest : -1,
-                     args.given("device-features") ? args.arch.device_features : 0});
+    // Checked as any run's: names, types and ranges (the graph only sets default budgets).
+    const train::TrainConfig c = trainConfig(args, DataflowGraph{});
+    const policy::PolicyConfig arch = train::architectureFor(args.values());
+    runGeneralTrain(
+        args.general,
+        {args.stage, args.out, args.from, args.given("episodes") ? c.episodes : 0,
+         args.given("lr") ? c.lr : 0, args.seed, args.json, args.graph, args.record,
+         args.given("entropy") ? c.entropy : -1, args.given("imitate-best") ? c.imitate_best : -1,
+         args.given("device-features") ? arch.device_features : 0});
     return;
   }
   if (args.graph.graph.empty())
@@ -148,23 +119,20 @@ void runTrain(const TrainArgs& args) {
                      "stage real refines a trained policy: give its checkpoint (stage II's)");
 
   // The policy: from the checkpoint (its architecture), or new with the given architecture.
-  args.arch.validate();
-  policy::PolicyConfig arch = args.arch;
+  const policy::PolicyConfig asked = train::architectureFor(args.values());
+  policy::PolicyConfig arch = asked;
   std::unique_ptr<train::LoadedPolicy> start;  // read once: its architecture, stage III's scores
   if (!args.from.empty()) {
     start = torch.loadPolicy(args.from);
     const policy::PolicyConfig stored = start->architecture();
-    const bool archGiven = args.given("hidden") || args.given("mp-steps") ||
-                           args.given("edge-hidden") || args.given("head-hidden") ||
-                           args.given("device-hidden") || args.given("device-features");
-    if (archGiven && !(stored == args.arch))
+    if (args.architectureGiven() && !(stored == asked))
       throw InputError(args.from, "architecture",
                        "checkpoint holds a policy of another architecture (" + stored.describe() +
-                           "); the command line asks for " + args.arch.describe());
+                           "); the command line asks for " + asked.describe());
     arch = stored;
   }
 
-  const sessions::RunSpec spec = train::trainRunSpec(
+  const sessions::RunSpec spec = sessions::trainRunSpec(
       {absoluteIfFile(args.graph.graph), args.graph.scale, absoluteIfFile(args.devices.devices),
        args.from.empty() ? std::string() : absoluteIfFile(args.from), args.out},
       cfg, arch);
@@ -205,7 +173,7 @@ void runTrain(const TrainArgs& args) {
     if (std::isfinite(p.agreement)) detail += ", agree " + fmt(p.agreement * 100) + "%";
     detail += ", " + fmt(p.episodes_per_s) + " ep/s";
     bar.update(p.episode, p.episodes, detail);
-    if (metrics) train::appendTrainMetrics(*metrics, p);
+    if (metrics) sessions::appendTrainMetrics(*metrics, p);
   };
 
   train::TrainRequest request{g, d, cfg, arch, args.from};
@@ -228,7 +196,7 @@ void runTrain(const TrainArgs& args) {
   const double lb = lowerBound(CostTable(g, d)).value();
   if (rec.enabled()) {
     metrics->flush();
-    train::finishTrainRun(rec.store(), rec.id(), g, d, cfg, result, args.out);
+    sessions::finishTrainRun(rec.store(), rec.id(), g, d, cfg, result, args.out);
     rec.markEnded();
   }
 
@@ -333,68 +301,28 @@ void addTrainCommands(CLI::App& app) {
       "--from", a->from,
       "Start from this checkpoint: resumes it if it is an unfinished run of the same stage on the "
       "same graph and devices, otherwise takes its weights");
-  // The training parameters' help comes from their specs (core/train/train_config.h).
-  auto help = [](const char* name) { return train::trainParamSpec(name).description; };
-  train->add_option("--seed", a->seed, help("seed"))
-      ->check(nonNegativeInteger())
-      ->capture_default_str();
-  auto opt = [&](const char* name, auto& target) {
-    a->opts[name] = train->add_option(std::string("--") + name, target, help(name));
-  };
-  opt("episodes", a->episodes);
-  opt("lr", a->lr);
-  opt("lr-final", a->lrFinal);
-  opt("epsilon", a->epsilon);
-  opt("epsilon-final", a->epsilonFinal);
-  opt("entropy", a->entropy);
-  opt("entropy-final", a->entropyFinal);
-  opt("teacher-mix", a->teacherMix);
-  opt("teacher-mix-final", a->teacherMixFinal);
-  opt("clip-grad", a->clipGrad);
-  opt("baseline-decay", a->baselineDecay);
-  opt("eval-every", a->evalEvery);
-  opt("imitate-best", a->imitateBest);
-  opt("guided", a->guided);
-  opt("guide-deviate", a->guideDeviate);
-  opt("guide-deviate-final", a->guideDeviateFinal);
-  opt("distill", a->distill);
-  opt("distill-lr", a->distillLr);
-  train->add_option("--baseline", a->baseline, help("baseline"))
-      ->check(CLI::IsMember({"running-mean", "batch"}))
-      ->capture_default_str();
-  opt("rollouts", a->rollouts);
-  train->add_option("--threads", a->threads, help("threads"))->capture_default_str();
-  train->add_option("--checkpoint-every", a->checkpointEvery, help("checkpoint-every"));
-  opt("explore", a->explore);
-  train->add_option("--sel", a->sel, help("sel"))->capture_default_str();
-  train->add_option("--plc", a->plc, help("plc"))->capture_default_str();
-  train->add_option("--cost-model", a->costModel, help("cost-model"))->capture_default_str();
-  opt("kernels", a->kernels);
-  a->opts["kernels"]->check(CLI::IsMember({"auto", "torch", "synthetic"}));
-  opt("target-ms", a->targetMs);
-  opt("repeat", a->repeat);
-  opt("size-factor", a->sizeFactor);
-  opt("exec-timeout", a->execTimeout);
-  opt("rollback-threshold", a->rollbackThreshold);
-  opt("rollback-window", a->rollbackWindow);
-  opt("patience", a->patience);
-  addDisciplineOption(*train, a->discipline);
-  // The ranges are PolicyConfig::validate's; checked here too so that a value too large for an
-  // int is quoted with its range, not "Could not convert".
-  auto archOpt = [&](const char* name, int& target, const char* description, int lo = 1,
-                     int hi = 4096) {
-    a->opts[name] =
-        train->add_option(std::string("--") + name, target, description)->check(CLI::Range(lo, hi));
-  };
-  archOpt("hidden", a->arch.hidden, "Node embedding width (new policies; default 128)");
-  archOpt("mp-steps", a->arch.mp_steps, "Message-passing steps (default 6)", 0, 64);
-  archOpt("edge-hidden", a->arch.edge_hidden, "Edge network width (default 32)");
-  archOpt("head-hidden", a->arch.head_hidden, "SEL/PLC decoder width (default 64)");
-  archOpt("device-hidden", a->arch.device_hidden,
-          "PLC device-feature embedding width (default 32)");
-  archOpt("device-features", a->arch.device_features,
-          "PLC device features: 16 (architecture 2) or 18 (3, with the join look-ahead; "
-          "--general widens a 16-feature start to it)");
+  // Every training and architecture parameter is an option made from its spec (the tables of
+  // core/train/train_config.h, which the studio's training form is made from too): its name, its
+  // description, its choices. Values are checked by trainConfigFor and architectureFor, as the
+  // studio's are; a stage's defaults are the table's.
+  std::vector<ParamSpec> specs = train::trainParamSpecs(train::Stage::Imitation);
+  for (ParamSpec& spec : train::architectureParamSpecs()) specs.push_back(std::move(spec));
+  for (const ParamSpec& spec : specs) {
+    const std::string flag = "--" + spec.name;
+    if (spec.name == "seed") {
+      train->add_option(flag, a->seed, spec.description)
+          ->check(nonNegativeInteger())
+          ->capture_default_str();
+      continue;
+    }
+    std::string help = spec.description;
+    if (spec.type == ParamSpec::Type::Choice) {
+      help += " (one of:";
+      for (const std::string& c : spec.choices) help += " " + c;
+      help += ")";
+    }
+    a->opts[spec.name] = train->add_option(flag, a->text[spec.name], help);
+  }
   train->add_flag("--json", a->json, "Print one JSON object (summary and training curve)");
   addRecordOptions(*train, a->record);
   addGeneralTrainOptions(*train, a->general);

@@ -15,8 +15,8 @@
 #include <map>
 #include <sstream>
 
+#include "core/common/input_error.h"
 #include "core/graph/generators.h"
-#include "core/graph/input_error.h"
 #include "core/train/distributed.h"
 #include "core/train/dp_worker.h"
 #include "core/train/torch_module.h"

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler::cli {
 

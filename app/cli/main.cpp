@@ -7,17 +7,18 @@
 #include <new>
 
 #include "cli_common.h"
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/train/distributed.h"
 #include "interrupt.h"
 #include "policy_cli.h"
+#include "resources/version.h"
 #include "run_recording.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"doppler: place dataflow graphs on GPUs and simulate them (Doppler Studio CLI)",
                "doppler"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "doppler 0.1.0");
+  app.set_version_flag("--version", "doppler " + doppler::resources::versionLine());
   // A file-size limit (RLIMIT_FSIZE) fails the write that crosses it, like a full disk, instead
   // of killing the process: the result is still printed.
   std::signal(SIGXFSZ, SIG_IGN);

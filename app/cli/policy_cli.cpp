@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "sessions/from_core.h"
 
 namespace doppler::cli {

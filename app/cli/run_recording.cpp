@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <map>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/pipeline/place_and_simulate.h"
 #include "sessions/from_core.h"
 #include "sessions/user_paths.h"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "run_recording.h"
 
 namespace doppler::cli {

@@ -9,13 +9,14 @@
 #include "app/studio/window/main_window.h"
 #include "app/studio/window/studio_grab.h"
 #include "resources/icons.h"
+#include "resources/version.h"
 #include "views/common/theme.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("Doppler"));
   QApplication::setApplicationName(QStringLiteral("Doppler Studio"));
-  QApplication::setApplicationVersion(QStringLiteral("0.1"));
+  QApplication::setApplicationVersion(QString::fromStdString(doppler::resources::versionLine()));
   // The installed desktop entry is <app id>.desktop (resources/CMakeLists.txt).
   QApplication::setDesktopFileName(QString::fromLatin1(doppler::resources::kAppId));
   QApplication::setWindowIcon(doppler::resources::appIcon());  // :/icons/doppler-studio.svg

@@ -26,9 +26,9 @@
 #include <thread>
 #include <type_traits>
 
+#include "core/common/input_error.h"
 #include "core/exec/cuda_kernels.h"
 #include "core/exec/cuda_plan.h"
-#include "core/graph/input_error.h"
 
 namespace doppler::exec {
 namespace {

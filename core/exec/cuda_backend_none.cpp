@@ -1,7 +1,7 @@
 // The CUDA backend's functions in a build without CUDA (DOPPLER_CUDA off, or no toolkit found):
 // they say so, so `doppler exec --kernels cuda` fails with a clear error instead of not linking.
+#include "core/common/input_error.h"
 #include "core/exec/cuda_backend.h"
-#include "core/graph/input_error.h"
 
 namespace doppler::exec {
 namespace {

@@ -5,7 +5,7 @@
 #include <climits>
 #include <cmath>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler::exec {
 namespace {

@@ -9,7 +9,7 @@
 #include <set>
 #include <thread>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler::exec {
 namespace {

@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler {
 namespace {

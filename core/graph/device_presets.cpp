@@ -18,7 +18,7 @@
 
 #include <algorithm>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler {
 namespace {

@@ -3,9 +3,9 @@
 #include <cctype>
 #include <filesystem>
 
+#include "core/common/input_error.h"
 #include "core/graph/device_presets.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 
 namespace doppler {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/common/input_error.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 
 namespace doppler {
 namespace {

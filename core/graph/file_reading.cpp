@@ -1,12 +1,13 @@
-// Whole-file reading with the checks every reader shares, and format detection by content.
+// Whole-file reading with the checks every reader shares, and format detection by content
+// (readGraphFile, which also imports ONNX, is in graph_file_reading.cpp, in doppler_onnx).
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "core/common/input_error.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 
 namespace doppler {
 
@@ -70,26 +71,6 @@ DataflowGraph parseGraph(std::string_view text, const ReadOptions& opts, const s
   throw InputError(file, "line 1",
                    "not a graph: expected a dataflow-graph/1 JSON object or a Doppler text graph "
                    "(a node count)");
-}
-
-namespace {
-
-std::string fileHead(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char head[2] = {0, 0};
-  in.read(head, 2);
-  return std::string(head, static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0)));
-}
-
-}  // namespace
-
-DataflowGraph readGraphFile(const std::string& path, const ReadOptions& opts) {
-  if (looksLikeOnnx(path, fileHead(path))) return importOnnxFile(path, opts.onnx);
-  DataflowGraph g = parseGraph(readTextFile(path, opts.max_bytes), opts, path);
-  // The text format carries no name: the file's stem ("ffnn_192nodes") says what it is.
-  if (g.name.empty() || g.name == "doppler-text")
-    g.name = std::filesystem::path(path).stem().string();
-  return g;
 }
 
 DeviceSet readDeviceFile(const std::string& path, std::size_t max_bytes) {

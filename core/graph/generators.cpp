@@ -22,7 +22,7 @@
 #include <cstdint>
 #include <sstream>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler {
 namespace {

@@ -30,6 +30,7 @@ DataflowGraph parseDopplerText(std::string_view text, double scale = 1e-6,
                                const std::string& file = {});
 DeviceSet parseDeviceSet(std::string_view text, const std::string& file = {});
 
+// Any graph file, ONNX models included: link doppler_onnx for it (graph_file_reading.cpp).
 DataflowGraph readGraphFile(const std::string& path, const ReadOptions& opts = {});
 DeviceSet readDeviceFile(const std::string& path, std::size_t max_bytes = 16u << 20);
 // Reads a whole file, refusing missing, unreadable, empty or oversized files with InputError.

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <vector>
 
+#include "core/common/input_error.h"
 #include "core/graph/coarsening.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/graph/json_access.h"
 
 namespace doppler {

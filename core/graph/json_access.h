@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler::json_access {
 

@@ -14,8 +14,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/common/input_error.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/graph/onnx_costs.h"
 #include "core/graph/onnx_shape_folding.h"
 

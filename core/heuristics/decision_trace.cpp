@@ -2,7 +2,8 @@
 
 #include <algorithm>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
+#include "core/common/numbered.h"
 
 namespace doppler {
 
@@ -51,7 +52,7 @@ DecisionDriver::DecisionDriver(const DecisionControl* control, int nodes, int de
 std::string DecisionDriver::nodeName(int v) const {
   if (control_ && control_->graph && v >= 0 && v < control_->graph->nodeCount())
     return "'" + control_->graph->node(v).id + "'";
-  return "#" + std::to_string(v);
+  return numbered("#", v);
 }
 
 int DecisionDriver::forcedNodePosition(int step, const std::vector<int>& ready) const {

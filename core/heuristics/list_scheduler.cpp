@@ -4,9 +4,9 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
+#include "core/common/random.h"
 #include "core/heuristics/builtin_methods.h"
-#include "core/heuristics/rng.h"
 
 namespace doppler {
 

@@ -6,10 +6,10 @@
 #include <optional>
 #include <string>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
+#include "core/common/random.h"
 #include "core/heuristics/builtin_methods.h"
 #include "core/heuristics/list_scheduler.h"
-#include "core/heuristics/rng.h"
 #include "core/heuristics/search_start.h"
 #include "core/sim/lower_bound.h"
 

@@ -1,4 +1,4 @@
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/heuristics/builtin_methods.h"
 #include "core/heuristics/method.h"
 

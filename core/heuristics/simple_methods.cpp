@@ -2,9 +2,9 @@
 // schedule; each assigns nodes in topological order (Placement::order).
 #include <limits>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
+#include "core/common/random.h"
 #include "core/heuristics/builtin_methods.h"
-#include "core/heuristics/rng.h"
 
 namespace doppler {
 

@@ -3,7 +3,7 @@
 #include <chrono>
 #include <stdexcept>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/sim/lower_bound.h"
 
 namespace doppler {

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler::policy {
 

@@ -4,7 +4,7 @@
 #include <functional>
 #include <string>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler::policy {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/heuristics/list_scheduler.h"
 #include "core/sim/lower_bound.h"
 

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <set>
 
+#include "core/common/input_error.h"
 #include "core/common/temporary_name.h"
-#include "core/graph/input_error.h"
 #include "core/graph/json_access.h"
 
 namespace doppler::policy {

@@ -2,8 +2,8 @@
 // and for the trainer the optimiser's state and its best parameters so far.
 #include <filesystem>
 
+#include "core/common/input_error.h"
 #include "core/common/temporary_name.h"
-#include "core/graph/input_error.h"
 #include "core/graph/json_access.h"
 #include "core/policy/network_weights.h"
 #include "core/policy/policy_impl.h"

@@ -1,6 +1,6 @@
 #include "core/policy/policy_config.h"
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/policy/features.h"
 
 namespace doppler::policy {

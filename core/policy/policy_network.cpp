@@ -11,7 +11,7 @@
 #include <mutex>
 #include <optional>
 
-#include "core/heuristics/rng.h"
+#include "core/common/random.h"
 #include "core/policy/policy_impl.h"
 
 namespace doppler::policy {

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/heuristics/rng.h"
+#include "core/common/random.h"
 
 namespace doppler::policy {
 

@@ -1,6 +1,6 @@
 #include "core/sim/assignment_io.h"
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/graph/json_access.h"
 
 namespace doppler {

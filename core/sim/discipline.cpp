@@ -1,6 +1,6 @@
 #include "core/sim/discipline.h"
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler {
 

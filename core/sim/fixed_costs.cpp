@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/sim/cost_table.h"
 
 namespace doppler {

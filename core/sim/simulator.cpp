@@ -4,7 +4,8 @@
 #include <cassert>
 #include <cmath>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
+#include "core/common/random.h"
 
 namespace doppler {
 
@@ -32,12 +33,9 @@ void validateAssignment(const Assignment& a, const CostTable& costs, const std::
 
 namespace {
 
-// splitmix64: tiny, fast, and good enough to drive noise factors reproducibly.
+// SplitMix64: tiny, fast, and good enough to drive noise factors reproducibly.
 inline uint64_t nextRandom(uint64_t& state) {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  return splitMix64Next(state);
 }
 
 // Inverse of the standard normal CDF by bisection on erfc (only used to fill the table).
@@ -112,10 +110,6 @@ Simulator::Simulator(const CostTable& costs, SimOptions opts)
     for (int i = 0; i < size; ++i)
       noiseTable_[i] = std::exp(opts_.noise * normalQuantile((i + 0.5) / size));
   }
-}
-
-void Simulator::reseed(uint64_t seed) {
-  rng_ = seed;
 }
 
 // Log-normal factors exp(sigma * Z). Drawing Z by Box-Muller costs a log, a sqrt, a cos and an

@@ -51,8 +51,6 @@ class Simulator {
   // Full result: per-node and per-transfer spans, utilisation, idle gaps.
   SimResult run(const Assignment& a, std::span<const int> order = {});
 
-  // Changes the noise seed (each call of makespan/run with noise draws fresh factors from it).
-  void reseed(uint64_t seed);
   const CostTable& costs() const { return costs_; }
   const SimOptions& options() const { return opts_; }
 

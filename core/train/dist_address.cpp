@@ -9,7 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/train/distributed.h"
 
 namespace doppler::train {

@@ -20,7 +20,7 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 #ifndef USE_C10D_GLOO
 #error "distributed.cpp needs USE_C10D_GLOO (and USE_DISTRIBUTED): see core/train/CMakeLists.txt"

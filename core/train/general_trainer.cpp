@@ -9,7 +9,8 @@
 #include <limits>
 #include <map>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
+#include "core/common/random.h"
 #include "core/heuristics/method.h"
 #include "core/policy/policy_impl.h"
 #include "core/sim/cost_table.h"
@@ -25,10 +26,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 uint64_t mix(uint64_t seed, uint64_t index) {
-  uint64_t z = seed * 0x9e3779b97f4a7c15ULL + index + 0x632be59bd9b4e019ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+  return seedFor(seed, index);
 }
 
 // One sample's costs, features and tensors, and critical-path's makespan on it (the reward's

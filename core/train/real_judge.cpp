@@ -4,8 +4,8 @@
 #include <chrono>
 #include <thread>
 
+#include "core/common/input_error.h"
 #include "core/exec/synthetic_backend.h"
-#include "core/graph/input_error.h"
 
 namespace doppler::train {
 

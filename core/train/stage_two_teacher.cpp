@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/heuristics/local_search.h"
 #include "core/heuristics/method.h"
 #include "core/sim/simulator.h"

@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/graph/input_error.h"
+#include "core/common/executable_dir.h"
+#include "core/common/input_error.h"
 
 namespace doppler::train {
 
@@ -27,9 +28,7 @@ namespace {
 
 std::vector<std::string> candidates() {
   if (const char* path = std::getenv("DOPPLER_TORCH_MODULE"); path && *path) return {path};
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  const fs::path dir = ec ? fs::current_path() : exe.parent_path();
+  const fs::path dir = executableDir();
   // Next to the executable, then the installed layout; last the build tree, where the studio
   // sits one folder below the module (app/studio/ beside app/libdoppler_torch.so).
   return {(dir / kTorchModuleFile).string(),

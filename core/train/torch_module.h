@@ -10,6 +10,7 @@
 //   const PolicyScores scores = policy->scores(features);
 //   policy::Episode episode(costs, features, &scores);   // then step: ready(), place(), ...
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -17,8 +18,6 @@
 #include "core/common/cancel_token.h"
 #include "core/exec/executor.h"
 #include "core/exec/torch_kernels.h"
-#include "core/fleet/learn/fleet_actor.h"
-#include "core/fleet/learn/fleet_train.h"
 #include "core/graph/dataflow_graph.h"
 #include "core/graph/device_set.h"
 #include "core/policy/episode.h"
@@ -30,6 +29,17 @@
 #include "core/train/train_config.h"
 #include "core/train/train_job.h"
 #include "core/train/train_progress.h"
+
+// TORTA's learned fleet policy crosses this interface too. Its types are declared here, not
+// included: the fleet (core/fleet/learn, fleet_actor.h and fleet_train.h) sits above the training
+// code and includes this file; callers of loadFleetPolicy and trainFleet include those headers.
+namespace doppler::fleet::learn {
+class FleetActor;
+struct FleetTrainRequest;
+struct FleetTrainProgress;
+struct FleetTrainResult;
+using FleetTrainProgressFn = std::function<void(const FleetTrainProgress&)>;
+}  // namespace doppler::fleet::learn
 
 namespace doppler::train {
 
@@ -46,8 +56,6 @@ class TorchModule {
                             const TrainProgressFn& progress) const = 0;
   // LibTorch's intra-op threads and OpenBLAS's threads (0 leaves them as they are).
   virtual void setComputeThreads(int threads) const = 0;
-  // The BLAS library LibTorch multiplies on (should contain "openblas"; see policy.h).
-  virtual std::string blasLibrary() const = 0;
   // The executor's LibTorch CPU backend (core/exec/torch_kernels.h): real LibTorch ops shaped by
   // each node, one intra-op thread. `g` must outlive the backend.
   virtual std::unique_ptr<exec::Backend> cpuBackend(const DataflowGraph& g,
@@ -62,6 +70,9 @@ class TorchModule {
                                           const std::string& out, const DistConfig* dist,
                                           const CancelToken& cancel,
                                           const GeneralTrainProgressFn& progress) const = 0;
+  // The fleet's own interface check (fleetModuleAbi, fleet_train.h), as the module was built: the
+  // fleet's types cannot be part of torchModuleAbi, which is computed below the fleet.
+  virtual uint64_t fleetAbi() const = 0;
   virtual fleet::learn::FleetTrainResult trainFleet(
       const fleet::learn::FleetTrainRequest& request, const CancelToken& cancel,
       const fleet::learn::FleetTrainProgressFn& progress) const = 0;
@@ -83,30 +94,14 @@ bool torchModuleBuiltIn();
 // cross its interface is refused instead of misread. Bump the version whenever the interface
 // changes in a way the sizes do not show.
 constexpr uint64_t torchModuleAbi() {
-  uint64_t h = 5;  // interface version
-  for (uint64_t size : {sizeof(TrainRequest),
-                        sizeof(TrainConfig),
-                        sizeof(TrainResult),
-                        sizeof(TrainProgress),
-                        sizeof(policy::PolicyScores),
-                        sizeof(policy::PolicyConfig),
-                        sizeof(policy::NetworkWeights),
-                        sizeof(policy::GraphFeatures),
-                        sizeof(policy::EpisodeResult),
-                        sizeof(DataflowGraph),
-                        sizeof(DeviceSet),
-                        sizeof(Device),
-                        sizeof(Node),
-                        sizeof(CancelToken),
-                        sizeof(nlohmann::json),
-                        sizeof(exec::TorchKernelSpec),
-                        sizeof(fleet::learn::FleetTrainRequest),
-                        sizeof(fleet::learn::FleetTrainResult),
-                        sizeof(fleet::learn::FleetTrainProgress),
-                        sizeof(fleet::sim::RunOptions),
-                        sizeof(GeneralTrainConfig),
-                        sizeof(GeneralTrainResult),
-                        sizeof(DistConfig)})
+  uint64_t h = 6;  // interface version
+  for (uint64_t size :
+       {sizeof(TrainRequest), sizeof(TrainConfig), sizeof(TrainResult), sizeof(TrainProgress),
+        sizeof(policy::PolicyScores), sizeof(policy::PolicyConfig), sizeof(policy::NetworkWeights),
+        sizeof(policy::GraphFeatures), sizeof(policy::EpisodeResult), sizeof(DataflowGraph),
+        sizeof(DeviceSet), sizeof(Device), sizeof(Node), sizeof(CancelToken),
+        sizeof(nlohmann::json), sizeof(exec::TorchKernelSpec), sizeof(GeneralTrainConfig),
+        sizeof(GeneralTrainResult), sizeof(DistConfig)})
     h = h * 1000003 + size;
   return h;
 }

@@ -7,7 +7,9 @@
 #include <stdexcept>
 #include <utility>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
+#include "core/policy/features.h"
+#include "core/sim/discipline.h"
 
 namespace doppler::train {
 
@@ -193,6 +195,12 @@ const std::vector<Entry>& entries() {
           [](const C& c) { return std::string(componentName(c.plc)); },
           "PLC: learned, or heuristic (the ablation: earliest-start device)"),
       choice(
+          "discipline", {"fifo", "priority", "sequence"},
+          [](const C& c) { return std::string(doppler::toString(c.sim.discipline)); },
+          "How a device picks its next node, in the simulator (stages I and II) and the real "
+          "executions (stage III): fifo (first ready), priority (the policy's order, "
+          "work-conserving) or sequence (the planned order, waiting for each)"),
+      choice(
           "cost-model", {"reference", "links"},
           [](const C& c) { return std::string(doppler::toString(c.sim.model)); },
           "Simulator cost model for stage II: reference or links"),
@@ -242,6 +250,18 @@ void checkCount(long v, const char* name) {
     throw InputError("", std::string("--") + name,
                      "must be between " + std::to_string(static_cast<long>(s.min)) + " and " +
                          std::to_string(static_cast<long>(s.max)));
+}
+
+// Params names a bad value "--param NAME", the methods' option; a training parameter is an option
+// of its own, "--NAME", in `doppler train` and in the studio's messages alike.
+Params paramsNamedAsOptions(const std::vector<ParamSpec>& specs, const ParamValues& values) {
+  try {
+    return Params(specs, values);
+  } catch (const InputError& e) {
+    const std::string prefix = "--param ";
+    if (e.where().rfind(prefix, 0) != 0) throw;
+    throw InputError(e.file(), "--" + e.where().substr(prefix.size()), e.problem());
+  }
 }
 
 }  // namespace
@@ -374,7 +394,7 @@ long defaultEpisodes(Stage stage, const DataflowGraph& g) {
 }
 
 TrainConfig trainConfigFor(Stage stage, const DataflowGraph& g, const ParamValues& values) {
-  const Params p(trainParamSpecs(stage), values);  // names, types and ranges
+  const Params p = paramsNamedAsOptions(trainParamSpecs(stage), values);  // types and ranges
   auto given = [&](const char* name) { return values.count(name) > 0; };
   TrainConfig c = TrainConfig::defaults(stage);
   c.episodes = given("episodes") ? p.integer("episodes") : defaultEpisodes(stage, g);
@@ -405,6 +425,7 @@ TrainConfig trainConfigFor(Stage stage, const DataflowGraph& g, const ParamValue
   if (given("sel")) c.sel = component("sel");
   if (given("plc")) c.plc = component("plc");
   if (given("cost-model")) c.sim.model = parseCostModel(p.choice("cost-model"));
+  if (given("discipline")) c.sim.discipline = disciplineFromName(p.choice("discipline"));
   if (given("seed")) c.seed = static_cast<uint64_t>(p.integer("seed"));
   if (given("threads")) c.threads = static_cast<int>(p.integer("threads"));
   if (given("checkpoint-every")) c.checkpoint_every = p.integer("checkpoint-every");
@@ -430,7 +451,15 @@ std::vector<ParamSpec> architectureParamSpecs() {
           width("mp-steps", d.mp_steps, 0, 64, "Message-passing steps"),
           width("edge-hidden", d.edge_hidden, 1, 4096, "Edge network width"),
           width("head-hidden", d.head_hidden, 1, 4096, "SEL and PLC decoder width"),
-          width("device-hidden", d.device_hidden, 1, 4096, "PLC's device embedding width")};
+          width("device-hidden", d.device_hidden, 1, 4096, "PLC's device embedding width"),
+          {"device-features",
+           ParamSpec::Type::Choice,
+           std::to_string(d.device_features),
+           0,
+           0,
+           {std::to_string(policy::kDeviceFeaturesV2), std::to_string(policy::kDeviceFeatures)},
+           "PLC's device features: 16 (architecture 2) or 18 (3, with the join look-ahead; "
+           "--general widens a 16-feature start to it)"}};
 }
 
 bool isArchitectureParam(const std::string& name) {
@@ -443,13 +472,14 @@ policy::PolicyConfig architectureFor(const ParamValues& values) {
   ParamValues mine;
   for (const auto& [name, value] : values)
     if (isArchitectureParam(name)) mine[name] = value;
-  const Params p(architectureParamSpecs(), mine);
+  const Params p = paramsNamedAsOptions(architectureParamSpecs(), mine);
   policy::PolicyConfig a;
   a.hidden = static_cast<int>(p.integer("hidden"));
   a.mp_steps = static_cast<int>(p.integer("mp-steps"));
   a.edge_hidden = static_cast<int>(p.integer("edge-hidden"));
   a.head_hidden = static_cast<int>(p.integer("head-hidden"));
   a.device_hidden = static_cast<int>(p.integer("device-hidden"));
+  a.device_features = std::stoi(p.choice("device-features"));
   a.validate();
   return a;
 }

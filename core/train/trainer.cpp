@@ -13,7 +13,8 @@
 #include <limits>
 #include <optional>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
+#include "core/common/random.h"
 #include "core/policy/policy_impl.h"
 
 namespace doppler::train {
@@ -27,10 +28,7 @@ double lerp(double a, double b, double f) {
 }
 
 uint64_t episodeSeed(uint64_t seed, long episode) {
-  uint64_t z = seed * 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(episode) + 1;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+  return seedFor(seed, static_cast<uint64_t>(episode), 1);
 }
 
 // The most (node, member) path pairs a graph may have for training: the batched recompute

@@ -6,8 +6,9 @@
 #include <random>
 #include <sstream>
 
+#include "core/common/input_error.h"
+#include "core/common/random.h"
 #include "core/graph/generators.h"
-#include "core/graph/input_error.h"
 #include "core/sim/fixed_costs.h"
 
 namespace doppler::train {
@@ -17,10 +18,7 @@ namespace {
 // A generator for one sample: seeded by (seed, index) through SplitMix64, so samples do not
 // depend on each other.
 std::mt19937_64 sampleRng(uint64_t seed, uint64_t index) {
-  uint64_t z = seed * 0x9e3779b97f4a7c15ULL + index + 0x632be59bd9b4e019ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return std::mt19937_64(z ^ (z >> 31));
+  return std::mt19937_64(seedFor(seed, index));
 }
 
 int uniformInt(std::mt19937_64& rng, int lo, int hi) {

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Fine-tuning the general policy on one graph against a fresh start, over seeds (issue 16).
+"""Fine-tuning the general policy on one graph against a fresh start, over seeds.
 
-The issue asks stage II from the general policy to reach local-search-5000 in at most a fifth of
-the episodes a fresh start needs. Single runs swing by several percent from seed to seed, so this
-runs each stage II recipe with several seeds, from the general policy (GENERAL_EPISODES) and from
-a fresh start (stage I, 500 episodes, then FRESH_EPISODES of stage II with the same recipe), and
-reports for each run the first episode at which its best sampled placement comes within each
+The goal is for stage II from the general policy to reach local-search-5000 in at most a fifth
+of the episodes a fresh start needs. Single runs swing by several percent from seed to seed, so
+this runs each stage II recipe with several seeds, from the general policy (GENERAL_EPISODES) and
+from a fresh start (stage I, 500 episodes, then FRESH_EPISODES of stage II with the same recipe),
+and reports for each run the first episode at which its best sampled placement comes within each
 tolerance of LS-5000's makespan.
 
   scripts/experiments/general_finetune.py [build-dir]

@@ -6,9 +6,9 @@
 - valfix: four more held-out graphs, generated inside the training ranges in the paper files'
   cost convention (`graph generate --fixed-costs 4`: fixed compute times, each edge 4x its
   producer), which a 0.3 share of training samples has and the table's six paper graphs have.
-  Added at stop 29 to see whether val disagreed with the table for want of them: over 13
-  snapshots neither val, valfix nor both together rank checkpoints as the table does (Spearman
-  -0.21, 0.24, -0.08), so checkpoints are still chosen by val alone;
+  Added on 2026-12-02 (general_policy_note.md) to see whether val disagreed with the table for
+  want of them: over 13 snapshots neither val, valfix nor both together rank checkpoints as the
+  table does (Spearman -0.21, 0.24, -0.08), so checkpoints are still chosen by val alone;
 - table: the issue table's 11 rows (the six paper graphs, five generated out of range);
 - gen: the eight generated workloads at their defaults on 4 and 8 devices.
 Per checkpoint and set: mean greedy / LS-500k and wins against the best of critical-path and HEFT;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The general placement policy against the heuristics and local search, per graph (issue 16).
+"""The general placement policy against the heuristics and local search, per graph.
 
 For every graph: zero-shot greedy and best-of-16 placements of a general policy that never saw
 the graph (`doppler eval`), critical-path, HEFT, local search with 5,000 and 500,000 evaluations

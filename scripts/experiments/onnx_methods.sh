@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Places an imported ONNX model with every method and prints a table: makespan, ratio to the lower
-# bound, and wall time. The closing note of ONNX import (issue 15) shows its output for a PyTorch
-# GPT-2 block. Usage:
+# bound, and wall time. Usage:
 #   scripts/experiments/onnx_methods.sh MODEL.onnx DEVICES [--dim NAME=VALUE ...]
 #   scripts/experiments/onnx_methods.sh block.onnx 4xP100-PCIe --dim batch=8 --dim seq=512
 set -euo pipefail

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/train/train_config.h"
 #include "tests/support/cli_fixture.h"
 #include "tests/support/data.h"
 
@@ -203,12 +204,41 @@ TEST_F(TrainCli, CtrlCKeepsTheCheckpointPrintsThePartialResultAndExits130) {
   EXPECT_EQ(firstRunStatus(db), "cancelled");
 }
 
+// `doppler train`'s options are the tables the studio's training form is made from: every
+// training and architecture parameter is an option with its description (tests/views checks the
+// form's editors and their defaults), and a value goes through the same checks.
+TEST_F(TrainCli, TrainOptionsAreTheTables) {
+  const Result help = run("train --help");
+  ASSERT_EQ(help.status, 0) << help.err;
+  std::vector<doppler::ParamSpec> specs =
+      doppler::train::trainParamSpecs(doppler::train::Stage::Simulation);
+  for (doppler::ParamSpec& a : doppler::train::architectureParamSpecs()) specs.push_back(a);
+  EXPECT_GT(specs.size(), 40u);
+  for (const doppler::ParamSpec& spec : specs) {
+    EXPECT_NE(help.out.find("--" + spec.name + " "), std::string::npos) << spec.name;
+    // Its description's first words (CLI11 wraps long ones).
+    EXPECT_NE(help.out.find(spec.description.substr(0, 20)), std::string::npos) << spec.name;
+  }
+  // Every discipline trains, from the table (the studio lists the same choices).
+  expectBadInput("train --graph " + kChain + " --devices 4 --discipline lifo --out " +
+                     path("d.pt") + " --no-record",
+                 {"--discipline", "'lifo' is not one of: fifo, priority, sequence"});
+  const Result seq =
+      run("train --graph " + kChain + " --devices 4 --episodes 2 --discipline sequence --out " +
+          path("d.pt") + kSmall + " --no-record --json");
+  ASSERT_EQ(seq.status, 0) << seq.err;
+  EXPECT_EQ(json::parse(seq.out)["train_config"]["discipline"], "sequence");
+  expectBadInput("train --graph " + kChain + " --devices 4 --device-features 17 --out " +
+                     path("f.pt") + " --no-record",
+                 {"--device-features", "'17' is not one of: 16, 18"});
+}
+
 TEST_F(TrainCli, BadInputIsOneClearLine) {
   std::ofstream(path("junk.pt")) << "junk";
   // A width past int's range is quoted with the range (CLI11 said "Could not convert").
   expectBadInput("train --graph " + kChain +
                      " --devices 4 --hidden 1099511627776 --no-record --out " + path("h.pt"),
-                 {"--hidden", "1099511627776", "not in range 1 to 4096"});
+                 {"--hidden", "1099511627776", "outside the allowed range [1, 4096]"});
   // Weights of a newer format version name their version (it said "not a LibTorch archive").
   std::ofstream(path("newer.weights")) << "doppler-policy-weights/2\n{}\n";
   expectBadInput(
@@ -232,7 +262,7 @@ TEST_F(TrainCli, BadInputIsOneClearLine) {
                  {"--episodes"});
   expectBadInput("train --graph " + kChain + " --devices 4 --stage sim --guided 1.5 --out " +
                      path("x.pt") + " --no-record",
-                 {"--guided", "between 0"});
+                 {"--guided", "1.5", "outside the allowed range [0, 1]"});
   expectBadInput("train --graph " + kChain + " --devices 4 --stage sim --distill -1 --out " +
                      path("x.pt") + " --no-record",
                  {"--distill"});

@@ -10,9 +10,9 @@
 #include <cmath>
 #include <random>
 
+#include "core/common/input_error.h"
 #include "core/exec/cuda_plan.h"
 #include "core/graph/generators.h"
-#include "core/graph/input_error.h"
 
 namespace doppler {
 namespace {

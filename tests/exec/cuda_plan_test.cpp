@@ -9,8 +9,8 @@
 #include <cmath>
 #include <random>
 
+#include "core/common/input_error.h"
 #include "core/graph/generators.h"
-#include "core/graph/input_error.h"
 
 namespace doppler {
 namespace {

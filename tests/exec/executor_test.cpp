@@ -10,9 +10,10 @@
 #include <random>
 #include <thread>
 
+#include "core/common/input_error.h"
+#include "core/common/numbered.h"
 #include "core/exec/synthetic_backend.h"
 #include "core/exec/torch_kernels.h"
-#include "core/graph/input_error.h"
 #include "tests/support/cli_fixture.h"
 #include "tests/support/graphs.h"
 
@@ -29,10 +30,7 @@ DataflowGraph randomDag(uint64_t seed, int layers, int width) {
   std::vector<std::vector<int>> level(layers);
   for (int l = 0; l < layers; ++l)
     for (int i = 0; i < width; ++i) {
-      Node n;
-      n.id = "n" + std::to_string(l) + "_" + std::to_string(i);
-      n.op = "op";
-      level[l].push_back(g.addNode(n));
+      level[l].push_back(g.addNode(Node{numbered("n", l) + numbered("_", i), "op", 0, 0, {}, 0}));
     }
   for (int l = 1; l < layers; ++l)
     for (int v : level[l]) {

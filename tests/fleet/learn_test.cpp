@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 
+#include "core/common/input_error.h"
 #include "core/fleet/learn/fleet_actor.h"
 #include "core/fleet/learn/region_allocator.h"
 #include "core/fleet/learn/safety.h"
@@ -16,7 +17,6 @@
 #include "core/fleet/sim/matching.h"
 #include "core/fleet/sim/simulate.h"
 #include "core/fleet/sim/slot_state.h"
-#include "core/graph/input_error.h"
 #include "tests/fleet/sim_test_world.h"
 
 namespace {

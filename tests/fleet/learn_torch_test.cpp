@@ -5,10 +5,10 @@
 
 #include <filesystem>
 
+#include "core/common/input_error.h"
 #include "core/fleet/learn/fleet_ppo.h"
 #include "core/fleet/learn/torta_features.h"
 #include "core/fleet/learn/torta_policy.h"
-#include "core/graph/input_error.h"
 #include "tests/support/temp_dir.h"
 
 namespace {

@@ -8,13 +8,13 @@
 #include <numeric>
 #include <random>
 
+#include "core/common/input_error.h"
 #include "core/fleet/ot/exact_transport.h"
 #include "core/fleet/ot/integer_masses.h"
 #include "core/fleet/ot/sinkhorn.h"
 #include "core/fleet/ot/solve_transport.h"
 #include "core/fleet/ot/transport_problem.h"
 #include "core/fleet/ot/unbalanced_transport.h"
-#include "core/graph/input_error.h"
 
 namespace {
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/common/input_error.h"
 #include "core/fleet/sim/baselines.h"
 #include "core/fleet/sim/harness.h"
 #include "tests/fleet/sim_test_world.h"
@@ -47,7 +48,7 @@ TEST(FleetBaselines, EveryMethodReturnsRowStochasticAllocations) {
     simulateSlots(fleet, p.scenario.demand, policy);
     EXPECT_EQ(policy.calls, o.slots) << name;
   }
-  EXPECT_THROW(makePolicy("psychic"), std::invalid_argument);
+  EXPECT_THROW(makePolicy("psychic"), doppler::InputError);
 }
 
 // A two-region state: region 0 has `a0` arrivals, region 1 none; pools of one A100 each.

@@ -126,4 +126,36 @@ TEST_F(FleetSimCli, OptionsThatCannotWorkExitTwoSayingWhy) {
                  {"requests over the horizon", "above the limit"});
 }
 
+// What the fleet's core refuses (its InputErrors, no longer re-thrown by each command) reaches
+// the user as one line and exit 2 from every command, never as "internal error" (exit 1).
+TEST_F(FleetSimCli, EveryFleetCommandRefusesWhatTheCoreRefusesWithExitTwo) {
+  const std::string empty = write("empty.txt", "NODES (\n)\nLINKS (\n)\n");
+  const std::vector<std::string> commands = {
+      "fleet world", "fleet simulate --no-record", "fleet compare --seeds 1 --no-record",
+      "fleet train --episodes 1 --no-record --out " + path("never.pt")};
+  for (const std::string& command : commands) {
+    SCOPED_TRACE(command);
+    for (const auto& [args, fragment] : std::vector<std::pair<std::string, std::string>>{
+             {" -t abilene --slots 2000000", "--slots"},
+             {" -t abilene --time-scale 1e-9 --slots 20", "above the limit"},
+             {" -t abilene --model gpt-9", "--model"},
+             {" -t " + empty, empty}}) {
+      const auto r = expectBadInput(command + args, {fragment});
+      EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+    }
+  }
+}
+
+// `compare` trains torta beside the session, or in the temporary folder, under the topology's
+// name: a topology given as a path made it a folder that did not exist.
+TEST_F(FleetSimCli, ComparingOnATopologyFileTrainsTortaUnderItsStem) {
+  const std::string topology = write("nets_one.txt",
+                                     "NODES (\n a ( 0 50 )\n b ( 1 50 )\n)\n"
+                                     "LINKS (\n ab ( a b )\n)\n");
+  const auto r = run("fleet compare -t " + topology +
+                     " --slots 4 --seeds 1 --methods ot,torta --train-episodes 1 --no-record");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("torta"), std::string::npos) << r.out;
+}
+
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 
+#include "core/common/input_error.h"
 #include "core/fleet/world/demand.h"
 #include "core/fleet/world/scenario.h"
 
@@ -179,24 +180,24 @@ TEST(FleetDemand, RefusesADemandTooLargeToHoldBeforeBuildingIt) {
   try {
     spreadTrace(conv(), abilene(), o);
     ADD_FAILURE() << "accepted";
-  } catch (const std::invalid_argument& e) {
+  } catch (const doppler::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("above the limit"), std::string::npos) << e.what();
   }
   o = DemandOptions{};
   o.slots = 10;
   o.slot_seconds = 1e9;  // 3 x 10^14 requests tiled; the tile count no longer fits an int
-  EXPECT_THROW(spreadTrace(conv(), abilene(), o), std::invalid_argument);
+  EXPECT_THROW(spreadTrace(conv(), abilene(), o), doppler::InputError);
   o = DemandOptions{};
   o.slots = 2'000'000;
-  EXPECT_THROW(spreadTrace(conv(), abilene(), o), std::invalid_argument);
+  EXPECT_THROW(spreadTrace(conv(), abilene(), o), doppler::InputError);
   SyntheticOptions fast;
   fast.mean_rate_per_s = 1e6;  // 2.16 x 10^10 requests over 6 h
-  EXPECT_THROW(syntheticDemand(abilene(), DemandOptions{}, fast), std::invalid_argument);
+  EXPECT_THROW(syntheticDemand(abilene(), DemandOptions{}, fast), doppler::InputError);
   // The limit is a field: just under it the same demand is built.
   o = DemandOptions{};
   o.slots = 4;
   o.max_requests = 100;
-  EXPECT_THROW(spreadTrace(conv(), abilene(), o), std::invalid_argument);
+  EXPECT_THROW(spreadTrace(conv(), abilene(), o), doppler::InputError);
   o.max_requests = 1e6;
   EXPECT_GT(spreadTrace(conv(), abilene(), o).requests.size(), 0u);
 }

@@ -3,10 +3,10 @@
 // further with libFuzzer).
 #include <gtest/gtest.h>
 
-#include "core/fleet/world/random.h"
+#include "core/common/input_error.h"
+#include "core/common/random.h"
 #include "core/fleet/world/topology.h"
 #include "core/fleet/world/trace_reader.h"
-#include "core/graph/input_error.h"
 #include "tests/fleet/world_test_files.h"
 
 namespace {
@@ -33,7 +33,7 @@ template <class Parse>
 void torture(const std::string& text, size_t step, Parse&& parse) {
   for (size_t n = 0; n <= text.size(); n += step)
     expectResultOrInputError(text.substr(0, n), parse);
-  SplitMix64 rng(42);
+  doppler::SplitMix64 rng(42);
   const std::string alphabet = "()\r\n #,.-:0123456789eE+ABCnan{}[]\"\x01\xff";
   for (int round = 0; round < 300; ++round) {
     std::string corrupted = text;

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "core/common/input_error.h"
 #include "core/fleet/world/gpu_catalog.h"
 
 namespace {
@@ -30,7 +31,7 @@ TEST(FleetGpuCatalog, HoldsTheFiveTypesInOrderWithDatasheetNumbers) {
     EXPECT_EQ(gpuTypeFromName(gpu.name), gpu.type);
   }
   EXPECT_EQ(gpuTypeFromName("4090"), GpuType::RTX4090);
-  EXPECT_THROW(gpuTypeFromName("V100"), std::invalid_argument);
+  EXPECT_THROW(gpuTypeFromName("V100"), doppler::InputError);
 }
 
 TEST(FleetGpuCatalog, ModelTableSizes) {
@@ -41,7 +42,7 @@ TEST(FleetGpuCatalog, ModelTableSizes) {
   EXPECT_DOUBLE_EQ(m7.kvBytesPerToken(), 524288.0);
   // 70B's grouped-query attention: 2 * 80 * 8 * 128 * 2.
   EXPECT_DOUBLE_EQ(findModel("llama-2-70b").kvBytesPerToken(), 327680.0);
-  EXPECT_THROW(findModel("gpt-5"), std::invalid_argument);
+  EXPECT_THROW(findModel("gpt-5"), doppler::InputError);
 }
 
 TEST(FleetGpuCatalog, RooflineMatchesAHandComputation) {

@@ -5,8 +5,8 @@
 
 #include <string>
 
+#include "core/common/input_error.h"
 #include "core/fleet/world/topology.h"
-#include "core/graph/input_error.h"
 #include "tests/support/temp_dir.h"
 
 namespace doppler::testing {

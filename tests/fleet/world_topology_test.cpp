@@ -4,8 +4,8 @@
 
 #include <cmath>
 
+#include "core/common/input_error.h"
 #include "core/fleet/world/topology.h"
-#include "core/graph/input_error.h"
 #include "tests/fleet/world_test_files.h"
 
 namespace {

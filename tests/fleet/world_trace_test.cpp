@@ -4,9 +4,9 @@
 
 #include <cmath>
 
+#include "core/common/input_error.h"
 #include "core/fleet/world/demand.h"
 #include "core/fleet/world/trace_reader.h"
-#include "core/graph/input_error.h"
 #include "tests/fleet/world_test_files.h"
 
 namespace {

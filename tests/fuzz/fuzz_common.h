@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/sim/cost_table.h"
 #include "core/sim/simulator.h"
 

@@ -1,6 +1,6 @@
 # ONNX import (core/graph/onnx_*.cpp): seeds are small models from tests/support/make_onnx_model.
 add_executable(fuzz_onnx fuzz_onnx.cpp)
-target_link_libraries(fuzz_onnx PRIVATE doppler_sim)
+target_link_libraries(fuzz_onnx PRIVATE doppler_sim doppler_onnx)
 target_compile_options(fuzz_onnx PRIVATE -fsanitize=fuzzer)
 target_link_options(fuzz_onnx PRIVATE -fsanitize=fuzzer)
 # The seed writer (fuzz builds have no tests/, so its support library is built here).

@@ -10,8 +10,8 @@
 #include <random>
 #include <set>
 
+#include "core/common/input_error.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "tests/support/cli_fixture.h"
 
 namespace doppler {

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
+#include "core/common/input_error.h"
 #include "core/graph/device_set.h"
-#include "core/graph/input_error.h"
 
 namespace doppler {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <set>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler {
 namespace {

@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler {
 namespace {

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "tests/support/data.h"
 #include "tests/support/temp_dir.h"
 

@@ -7,8 +7,9 @@
 
 #include <limits>
 
+#include "core/common/input_error.h"
+#include "core/common/numbered.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/sim/cost_table.h"
 #include "tests/support/cli_fixture.h"
 #include "tests/support/onnx_models.h"
@@ -407,7 +408,7 @@ TEST(OnnxImport, NodesSharingANameGetNumberedIds) {
     n->set_op_type("Relu");
     n->set_name("/relu");
     n->add_input(x);
-    x = "y" + std::to_string(i);
+    x = numbered("y", i);
     n->add_output(x);
   }
   b.output(x, {4});

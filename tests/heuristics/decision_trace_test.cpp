@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/common/input_error.h"
 #include "core/graph/device_set.h"
 #include "core/graph/generators.h"
-#include "core/graph/input_error.h"
 #include "core/heuristics/list_scheduler.h"
 #include "core/heuristics/method.h"
 #include "core/pipeline/place_and_simulate.h"

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <memory>
 
+#include "core/common/input_error.h"
 #include "core/graph/device_set.h"
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/heuristics/list_scheduler.h"
 #include "core/heuristics/local_search.h"
 #include "core/heuristics/method.h"

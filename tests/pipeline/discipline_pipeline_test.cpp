@@ -8,9 +8,10 @@
 #include <cmath>
 #include <random>
 
+#include "core/common/input_error.h"
+#include "core/common/numbered.h"
 #include "core/graph/device_set.h"
 #include "core/graph/generators.h"
-#include "core/graph/input_error.h"
 #include "core/pipeline/place_and_simulate.h"
 #include "tests/support/data.h"
 #include "tests/support/graphs.h"
@@ -31,14 +32,14 @@ DataflowGraph randomDag(uint32_t seed, int n, int devices, bool integers) {
   std::vector<testing::NodeSpec> nodes;
   std::vector<testing::EdgeSpec> edges;
   for (int v = 0; v < n; ++v) {
-    testing::NodeSpec node{"n" + std::to_string(v), {}};
+    testing::NodeSpec node{numbered("n", v), {}};
     for (int d = 0; d < devices; ++d) node.compute_us.push_back(draw(0.05));
     nodes.push_back(node);
     // Up to three inputs among the previous twelve nodes.
     const int inputs = v == 0 ? 0 : static_cast<int>(rng() % 4);
     for (int k = 0; k < inputs; ++k) {
       const int u = v - 1 - static_cast<int>(rng() % std::min(v, 12));
-      const std::string src = "n" + std::to_string(u), dst = node.id;
+      const std::string src = numbered("n", u), dst = node.id;
       bool dup = false;
       for (const auto& e : edges) dup = dup || (std::get<0>(e) == src && std::get<1>(e) == dst);
       if (!dup) edges.emplace_back(src, dst, draw(0.1));

@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "core/common/input_error.h"
 #include "core/graph/device_presets.h"
 #include "core/graph/generators.h"
-#include "core/graph/input_error.h"
 #include "core/sim/lower_bound.h"
 
 namespace doppler {

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/heuristics/list_scheduler.h"
 #include "core/policy/features.h"
 #include "core/policy/policy.h"

@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "core/common/input_error.h"
 #include "core/graph/device_set.h"
 #include "core/graph/generators.h"
-#include "core/graph/input_error.h"
 #include "core/heuristics/list_scheduler.h"
 #include "core/policy/rollout.h"
 #include "core/sim/simulator.h"

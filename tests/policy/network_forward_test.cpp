@@ -11,8 +11,8 @@
 #include <functional>
 #include <random>
 
+#include "core/common/input_error.h"
 #include "core/graph/generators.h"
-#include "core/graph/input_error.h"
 #include "core/policy/policy.h"
 #include "core/policy/rollout.h"
 #include "core/sim/cost_table.h"

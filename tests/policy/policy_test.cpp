@@ -11,9 +11,9 @@
 #include <fstream>
 #include <numeric>
 
+#include "core/common/input_error.h"
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/heuristics/list_scheduler.h"
 #include "core/policy/features.h"
 #include "core/sim/cost_table.h"

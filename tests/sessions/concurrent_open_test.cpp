@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "sessions/file_publish.h"
 #include "sessions/queries.h"
 #include "tests/sessions/test_util.h"

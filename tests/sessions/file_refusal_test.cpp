@@ -7,7 +7,7 @@
 
 #include <random>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "sessions/content_hash.h"
 #include "sessions/metric_writer.h"
 #include "sessions/queries.h"

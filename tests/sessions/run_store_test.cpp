@@ -5,8 +5,8 @@
 
 #include <cmath>
 
+#include "core/common/input_error.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "sessions/content_hash.h"
 #include "sessions/from_core.h"
 #include "sessions/queries.h"

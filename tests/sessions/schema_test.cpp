@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "sessions/content_hash.h"
 #include "sessions/queries.h"
 #include "sessions/run_store.h"

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <optional>
 
+#include "core/common/input_error.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "sessions/from_core.h"
 #include "sessions/metric_writer.h"
 #include "sessions/queries.h"

@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <random>
 
+#include "core/common/input_error.h"
 #include "core/graph/device_set.h"
 #include "core/graph/generators.h"
-#include "core/graph/input_error.h"
 #include "core/sim/simulator.h"
 #include "schedule_invariants.h"
 #include "tests/support/graphs.h"

@@ -6,8 +6,9 @@
 
 #include <tuple>
 
+#include "core/common/input_error.h"
+#include "core/common/numbered.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/sim/cost_table.h"
 
 namespace doppler {
@@ -177,7 +178,7 @@ TEST(RooflineFit, AFittedRateTimesNodesAsTheFitPredicts) {
   d.devices[0].ops["softmax"] = fitRoofline(samples).rate;
   DataflowGraph g;
   for (const KernelSample& s : samples)
-    g.addNode(Node{"n" + std::to_string(g.nodeCount()), "softmax", s.flops, 0, {}, s.bytes});
+    g.addNode(Node{numbered("n", g.nodeCount()), "softmax", s.flops, 0, {}, s.bytes});
   const CostTable c(g, d);
   for (int v = 0; v < g.nodeCount(); ++v)
     EXPECT_NEAR(c.compute(v, 0), samples[v].us, samples[v].us * 0.02) << v;

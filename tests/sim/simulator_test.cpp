@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/common/input_error.h"
 #include "core/graph/device_set.h"
-#include "core/graph/input_error.h"
 #include "core/sim/lower_bound.h"
 #include "tests/support/graphs.h"
 

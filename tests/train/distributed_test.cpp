@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/train/dp_worker.h"
 #include "tests/support/temp_dir.h"
 

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/train/distributed.h"
 
 namespace {

@@ -238,7 +238,7 @@ TEST_F(GeneralTraining, WideningToTheJoinLookaheadStartsFromTheNarrowWeights) {
                      " --out " + path("x.pt"),
                  {"narrowed"});
   expectBadInput("train --general " + common + "--device-features 17 --out " + path("x.pt"),
-                 {"device_features"});
+                 {"--device-features", "'17' is not one of: 16, 18"});
 }
 
 TEST_F(GeneralTraining, BadOptionsExitTwo) {

@@ -7,7 +7,7 @@
 #include <atomic>
 #include <thread>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/policy/policy.h"
 #include "core/sim/simulator.h"
 #include "core/train/real_judge.h"

@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "core/common/input_error.h"
 #include "core/graph/device_set.h"
 #include "core/graph/generators.h"
-#include "core/graph/input_error.h"
 #include "core/heuristics/method.h"
 #include "core/sim/simulator.h"
 #include "tests/support/graphs.h"

@@ -9,9 +9,10 @@
 #include <functional>
 #include <map>
 
+#include "core/common/input_error.h"
+#include "core/common/numbered.h"
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "tests/support/data.h"
 
 namespace doppler::train {
@@ -108,7 +109,7 @@ DataflowGraph chainOf(int n) {
   DataflowGraph g;
   for (int v = 0; v < n; ++v) {
     Node node;
-    node.id = "c" + std::to_string(v);
+    node.id = numbered("c", v);
     node.compute_us = {1};
     g.addNode(node);
     if (v > 0) g.addEdge(Edge{v - 1, v, 0, 1.0});

@@ -10,10 +10,10 @@
 #include <filesystem>
 #include <thread>
 
+#include "core/common/input_error.h"
 #include "core/graph/device_presets.h"
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/heuristics/list_scheduler.h"
 #include "core/policy/episode_state.h"
 #include "core/policy/features.h"

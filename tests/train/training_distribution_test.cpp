@@ -6,9 +6,9 @@
 
 #include <set>
 
+#include "core/common/input_error.h"
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/sim/cost_table.h"
 
 namespace doppler::train {

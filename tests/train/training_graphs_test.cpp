@@ -7,8 +7,8 @@
 #include <map>
 #include <string>
 
+#include "core/common/input_error.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/train/training_distribution.h"
 #include "tests/support/data.h"
 

@@ -8,6 +8,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "core/common/numbered.h"
 #include "core/graph/generators.h"
 #include "tests/support/mouse.h"
 #include "tests/views/synthetic.h"
@@ -77,8 +78,8 @@ class GraphViewTest : public QObject {
     // a tall one.
     DataflowGraph chain;
     for (int v = 0; v < 60; ++v) {
-      chain.addNode(named("n" + std::to_string(v)));
-      if (v > 0) chain.addEdge("n" + std::to_string(v - 1), "n" + std::to_string(v), 1e6);
+      chain.addNode(named(doppler::numbered("n", v)));
+      if (v > 0) chain.addEdge(doppler::numbered("n", v - 1), doppler::numbered("n", v), 1e6);
     }
     QCOMPARE(preferredDirection(chain, QSizeF(1100, 500)), LayoutDirection::LeftToRight);
     QCOMPARE(preferredDirection(chain, QSizeF(500, 1100)), LayoutDirection::TopToBottom);

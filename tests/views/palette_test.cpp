@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 
+#include "core/common/numbered.h"
 #include "core/graph/dataflow_graph.h"
 #include "core/graph/device_set.h"
 #include "core/sim/schedule.h"
@@ -150,8 +151,8 @@ class PaletteTest : public QObject {
     for (int k = 0; k < 200; ++k)
       for (int copies = 0; copies <= (k < 8 ? 8 - k : 0); ++copies) {
         Node node;
-        node.id = "n" + std::to_string(g.nodeCount());
-        node.op = "op" + std::to_string(k);
+        node.id = doppler::numbered("n", g.nodeCount());
+        node.op = doppler::numbered("op", k);
         g.addNode(std::move(node));
       }
     const DeviceSet devices = DeviceSet::uniform(2);

@@ -346,7 +346,10 @@ class TrainingTest : public QObject {
     for (train::Stage stage : {train::Stage::Imitation, train::Stage::Simulation}) {
       d.setStage(stage);
       QCOMPARE(d.stage(), stage);
-      const std::vector<ParamSpec> specs = train::trainParamSpecs(stage);
+      // The stage's options and the architecture's: the same tables `doppler train` builds its
+      // options from (tests/cli: TrainOptionsAreTheTables).
+      std::vector<ParamSpec> specs = train::trainParamSpecs(stage);
+      for (ParamSpec& a : train::architectureParamSpecs()) specs.push_back(std::move(a));
       QVERIFY(specs.size() > 10);
       for (const ParamSpec& p : specs) {
         auto* editor =

@@ -83,7 +83,6 @@ class FleetRunModel : public QObject {
   int slots() const { return info_.slots; }
   // The methods asked for that have a result, in the order asked.
   std::vector<std::string> methods() const;
-  const std::vector<std::string>& askedMethods() const { return asked_; }
   // Null when the method has no result.
   const fleet::sim::SimResult* result(const std::string& method) const;
   std::vector<FleetMethodSummary> summaries() const;

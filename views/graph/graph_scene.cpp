@@ -391,10 +391,7 @@ void GraphScene::setDisplay(DisplayGraphPtr display, uint64_t layoutHash) {
   hash_ = layoutHash;
   hovered_ = selected_ = -1;
   if (!sameGraph) marked_.clear();
-  if (!sameGraph && comparing()) {
-    comparison_ = {};
-    Q_EMIT comparisonChanged(false);
-  }
+  if (!sameGraph) comparison_ = {};
   const size_t full = display_ ? display_->fullCount() : 0;
   if (overlay_ && overlay_->placed.size() != full) overlay_.reset();
   roles_.clear();
@@ -477,10 +474,7 @@ void GraphScene::build() {
 
 void GraphScene::setSnapshot(SnapshotPtr snapshot) {
   snapshot_ = std::move(snapshot);
-  if (comparing() && comparison_.against != snapshot_) {
-    comparison_ = {};
-    Q_EMIT comparisonChanged(false);
-  }
+  if (comparing() && comparison_.against != snapshot_) comparison_ = {};
   if (snapshot_ && snapshot_->critical)
     critical_ = *snapshot_->critical;  // found by the worker that placed it
   else if (snapshot_ && snapshot_->graph)
@@ -644,10 +638,8 @@ void GraphScene::setMarked(const std::vector<int>& nodes) {
 
 void GraphScene::setComparison(Comparison comparison) {
   if (comparison.other.isEmpty()) comparison = {};
-  const bool was = comparing();
   comparison_ = std::move(comparison);
   restyle();
-  if (was || comparing()) Q_EMIT comparisonChanged(comparing());
 }
 
 int GraphScene::comparedDevice(int node) const {

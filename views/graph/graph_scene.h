@@ -125,8 +125,6 @@ class GraphScene : public QGraphicsScene {
  Q_SIGNALS:
   // Emitted after items were (re)built or restyled, so views can refresh caches (the minimap).
   void contentChanged();
-  // A comparison was shown or ended (by setComparison, a new snapshot or another graph).
-  void comparisonChanged(bool comparing);
 
  private:
   void build();

@@ -732,8 +732,6 @@ void GraphView::mousePressEvent(QMouseEvent* event) {
       // A group selects its longest-running member (the timeline shows it; the group lights).
       if (selection_)
         selection_->setSelected(representativeMember(*display_, v, scene_->snapshot().get()));
-      const auto members = display_->members(v);
-      Q_EMIT groupSelected(std::vector<int>(members.begin(), members.end()));
       const StepRole role = scene_->stepRole(v);
       if (role == StepRole::Ready || role == StepRole::Chosen) {
         // The step's chosen node if this drawn node holds it, else its first ready member.

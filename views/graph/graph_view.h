@@ -57,7 +57,6 @@ class GraphView : public QGraphicsView, public ImageSource {
   // Which way the graph is laid out: chosen from the pane's shape (automatic, the default) or
   // fixed by the user. Changing it lays the graph out again.
   void setLayoutDirectionChoice(std::optional<LayoutDirection> fixed);
-  std::optional<LayoutDirection> layoutDirectionChoice() const { return directionChoice_; }
   LayoutDirection layoutDirection() const { return direction_; }
   // Flips the current direction (and fixes it until set back to automatic).
   void flipLayoutDirection();
@@ -74,7 +73,6 @@ class GraphView : public QGraphicsView, public ImageSource {
   // for 14, read from the back of a room); 0 fits the whole graph however small. A graph too
   // large for it is fitted at that size along its breadth, from the selected node or the start.
   void setMinimumLabelPixels(double px);
-  double minimumLabelPixels() const { return minLabelPx_; }
   // The height node labels have on screen now, in pixels.
   double labelPixels() const;
   void setCriticalPathVisible(bool on);
@@ -112,8 +110,6 @@ class GraphView : public QGraphicsView, public ImageSource {
   void layoutCancelRequested();
   // Another drawing of the same graph is shown (a group expanded or collapsed).
   void displayChanged();
-  // A drawn node was selected in the view: the full graph's nodes it stands for (one for a node).
-  void groupSelected(const std::vector<int>& members);
   void copyImageRequested();
   void saveImageRequested();
   // A ready node (the chosen one included) was clicked while a step overlay is shown; the studio
@@ -137,7 +133,6 @@ class GraphView : public QGraphicsView, public ImageSource {
   void changeEvent(QEvent* event) override;
 
  private:
-  void onLayoutReady();
   void requestLayoutOf(DisplayGraphPtr display, bool replaceNow);
   void syncSelection();
   QString groupTooltipHtml(int node) const;

@@ -68,7 +68,6 @@ class RunCompareView : public QWidget {
   QTableWidget* movedTable() const { return moved_; }
   QChartView* chartView() const { return chart_; }
   QComboBox* seriesPicker() const { return seriesPicker_; }
-  QSlider* smoothingSlider() const { return smoothing_; }
   QCheckBox* logAxisBox() const { return logAxis_; }
 
   // Shows the named series (one of all_series); false when no run has it.

@@ -41,12 +41,6 @@ int DeviceChoiceModel::deviceAt(int row) const {
   return row >= 0 && row < static_cast<int>(rows_.size()) ? rows_[row].score.device : -1;
 }
 
-int DeviceChoiceModel::rowOfDevice(int device) const {
-  for (size_t r = 0; r < rows_.size(); ++r)
-    if (rows_[r].score.device == device) return static_cast<int>(r);
-  return -1;
-}
-
 int DeviceChoiceModel::chosenRow() const {
   for (size_t r = 0; r < rows_.size(); ++r)
     if (rows_[r].chosen) return static_cast<int>(r);

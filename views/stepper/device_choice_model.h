@@ -39,7 +39,6 @@ class DeviceChoiceModel : public StepRowsModel<DeviceChoiceRow> {
   void clear();
 
   int deviceAt(int row) const;  // -1 outside the rows
-  int rowOfDevice(int device) const;
   int chosenRow() const;
   bool overridden() const { return overridden_; }  // the chosen device was forced here
 

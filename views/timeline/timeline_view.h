@@ -51,7 +51,6 @@ class TimelineView : public QAbstractScrollArea, public ImageSource {
   int selectedNode() const { return state_.selected; }
   double visibleStart() const { return state_.t0; }
   double visibleEnd() const;
-  double usPerPixel() const { return state_.usPerPx; }
   // Node under a viewport point (a transfer bar stands for its consumer), or -1.
   int nodeAt(const QPoint& pos) const;
   // Viewport point at the middle of a node's compute bar (-1, -1 if not visible).

@@ -48,7 +48,6 @@ class TrainingCharts : public QWidget {
   // the x-axis and the moving mean's window.
   void reset(long plannedEpisodes);
   void setReferences(const TrainingReferences& refs);
-  const TrainingReferences& references() const { return refs_; }
   void addProgress(const train::TrainProgress& p);
 
   // Rebuilds the drawn series from the stored ones for the current axes and plot widths now,
@@ -66,7 +65,6 @@ class TrainingCharts : public QWidget {
   QXYSeries* series(const QString& name) const;
   QChartView* makespanView() const { return makespanView_; }
   // The chart views of the small charts, in order (losses, entropy, learning rate, speed).
-  const std::vector<QChartView*>& smallViews() const { return smallViews_; }
   // The distillation chart (shown once a distillation report arrived) and its series by name:
   // "distillGreedy" (the greedy makespan by update), "distillTarget" (the best episode).
   QChartView* distillView() const { return distillView_; }

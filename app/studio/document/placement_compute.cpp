@@ -4,9 +4,9 @@
 #include <map>
 #include <mutex>
 
+#include "core/common/input_error.h"
 #include "core/graph/coarsening.h"
 #include "core/graph/device_matching.h"
-#include "core/graph/input_error.h"
 #include "core/policy/features.h"
 #include "core/sim/lower_bound.h"
 #include "core/train/evaluation.h"

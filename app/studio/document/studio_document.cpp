@@ -3,11 +3,11 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include "core/common/input_error.h"
 #include "core/fleet/world/topology.h"
 #include "core/graph/device_spec.h"
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/graph/onnx_import.h"
 #include "views/graph/display_graph.h"
 

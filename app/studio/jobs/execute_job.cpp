@@ -4,12 +4,12 @@
 #include <chrono>
 #include <memory>
 
+#include "core/common/input_error.h"
 #include "core/exec/cuda_backend.h"
 #include "core/exec/cuda_plan.h"
 #include "core/exec/executor.h"
 #include "core/exec/synthetic_backend.h"
 #include "core/exec/torch_kernels.h"
-#include "core/graph/input_error.h"
 #include "core/sim/simulator.h"
 #include "core/train/torch_module.h"
 

@@ -40,14 +40,15 @@ bool copyFile(const QString& from, const QString& to) {
 }  // namespace
 
 QString shippedDemoSession() {
-#ifdef DOPPLER_BUILD_DEMO_SESSION
-  const QString built = QStringLiteral(DOPPLER_BUILD_DEMO_SESSION);
-  if (QFileInfo::exists(built)) return built;
-#endif
+  // An installed studio reads its own prefix's copy and never looks at the build tree.
   const QString installed =
       QDir(QCoreApplication::applicationDirPath())
           .filePath(QStringLiteral("../share/doppler-studio/") + kSessionName);
   if (QFileInfo::exists(installed)) return QDir::cleanPath(installed);
+#ifdef DOPPLER_BUILD_DEMO_SESSION
+  const QString built = QStringLiteral(DOPPLER_BUILD_DEMO_SESSION);
+  if (QFileInfo::exists(built)) return built;
+#endif
   return {};
 }
 

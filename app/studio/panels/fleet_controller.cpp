@@ -10,10 +10,10 @@
 #include <optional>
 
 #include "app/studio/jobs/job_runner.h"
+#include "core/common/input_error.h"
 #include "core/fleet/learn/fleet_methods.h"
 #include "core/fleet/sim/baselines.h"
 #include "core/fleet/world/trace_reader.h"
-#include "core/graph/input_error.h"
 #include "core/train/torch_module.h"
 #include "sessions/fleet_runs.h"
 #include "sessions/metric_writer.h"
@@ -73,11 +73,7 @@ class ProgressPolicy : public fs::SchedulingPolicy {
 // Every method by name, the learned one from the checkpoint (fleet_methods.h).
 std::unique_ptr<fs::SchedulingPolicy> makeMethod(const std::string& name,
                                                  const std::string& checkpoint) {
-  try {
-    return fl::makeFleetPolicy(name, checkpoint);
-  } catch (const std::invalid_argument& e) {
-    throw InputError("", "method " + name, e.what());
-  }
+  return fl::makeFleetPolicy(name, checkpoint);
 }
 
 double startHourUtc(const std::string& trace) {
@@ -164,13 +160,7 @@ bool FleetController::start(const FleetJob& job, QString* error) {
         // Every method is built before anything runs: an unknown name fails first.
         for (const std::string& m : methods) makeMethod(m, checkpoint);
         fs::RunOptions first = options;
-        const fs::PreparedScenario prepared = [&] {
-          try {
-            return fs::prepareScenario(first);
-          } catch (const std::invalid_argument& e) {
-            throw InputError("", "options", e.what());
-          }
-        }();
+        const fs::PreparedScenario prepared = fs::prepareScenario(first);
         views::FleetScenarioInfo info;
         info.topology = prepared.scenario.world.topology;
         info.trace = prepared.scenario.demand.source;
@@ -330,12 +320,7 @@ void FleetController::startTraining(const FleetJob& job) {
   jobs_->start<Outcome>(
       JobSlot::Fleet,
       [=, this](const JobContext& ctx) {
-        fs::PreparedScenario prepared;
-        try {
-          prepared = fs::prepareScenario(request.scenario);
-        } catch (const std::invalid_argument& e) {
-          throw InputError("", "options", e.what());
-        }
+        const fs::PreparedScenario prepared = fs::prepareScenario(request.scenario);
         std::unique_ptr<sessions::RunStore> store;
         int64_t run = 0;
         if (!session.empty()) {

@@ -3,7 +3,7 @@
 #include <QFileInfo>
 #include <algorithm>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "sessions/queries.h"
 #include "sessions/sqlite_db.h"
 #include "sessions/user_paths.h"

@@ -46,7 +46,6 @@ class RunsController : public QObject {
   void refresh();
   // Re-lists only when another connection has committed since the last look.
   void poll();
-  void setPollInterval(int ms) { timer_.setInterval(ms); }
 
   // The dock's requests; each returns false with the reason in `error`.
   bool tag(const QList<qint64>& runs, const QString& tag, bool remove, QString* error);

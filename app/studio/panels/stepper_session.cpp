@@ -4,7 +4,7 @@
 #include <QUndoStack>
 #include <algorithm>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/pipeline/place_and_simulate.h"
 #include "core/policy/episode_trace.h"
 #include "core/sim/lower_bound.h"

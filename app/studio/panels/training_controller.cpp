@@ -8,12 +8,12 @@
 #include <cmath>
 
 #include "app/studio/jobs/job_runner.h"
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 #include "core/train/torch_module.h"
 #include "core/train/train_job.h"
-#include "core/train/train_recording.h"
 #include "sessions/metric_writer.h"
 #include "sessions/run_store.h"
+#include "sessions/train_recording.h"
 
 namespace doppler::studio {
 
@@ -153,7 +153,7 @@ bool TrainingController::start(TrainingLaunch launch, QString* error) {
           architecture = stored;
         }
         sessions::RunStore store(session);
-        sessions::RunSpec spec = train::trainRunSpec(
+        sessions::RunSpec spec = sessions::trainRunSpec(
             {graphFile.toStdString(), 1e-6, devicesSpec, from.toStdString(), checkpoint}, config,
             architecture);
         spec.graph_id = store.putGraph(*graph);
@@ -170,7 +170,7 @@ bool TrainingController::start(TrainingLaunch launch, QString* error) {
                                             from.toStdString()};
           const train::TrainResult result =
               torch.train(request, ctx.cancel(), [&](const train::TrainProgress& p) {
-                train::appendTrainMetrics(metrics, p);
+                sessions::appendTrainMetrics(metrics, p);
                 ctx.post([this, p] {
                   if (!p.best_assignment.empty()) {
                     bestAssignment_ = p.best_assignment;
@@ -182,8 +182,8 @@ bool TrainingController::start(TrainingLaunch launch, QString* error) {
                 gate->waitWhilePaused(ctx.cancel());
               });
           metrics.flush();
-          const train::TrainRunOutcome done =
-              train::finishTrainRun(store, run, *graph, *devices, config, result, checkpoint);
+          const sessions::TrainRunOutcome done =
+              sessions::finishTrainRun(store, run, *graph, *devices, config, result, checkpoint);
           outcome.cancelled = result.cancelled;
           outcome.greedy_makespan_us = done.greedy_makespan_us;
           outcome.lower_bound_us = done.lower_bound_us;

@@ -1,7 +1,7 @@
 #pragma once
 // Training started from the studio: one run at a time on the job runner's training slot, through
 // the LibTorch module (core/train/torch_module.h), recorded in the current session as
-// `doppler train` records it (core/train/train_recording.h), so the two cannot be told apart in
+// `doppler train` records it (sessions/train_recording.h), so the two cannot be told apart in
 // `doppler runs`. Progress reaches the GUI thread as signals; pause holds the run between two
 // updates (the worker waits in its progress report); cancel stops it there, keeps its rows and
 // checkpoint, and ends the run `cancelled`.

@@ -26,7 +26,6 @@ class PresentationMode : public QObject {
   void leave();
   void presentOtherView();
   void setCompanion(QDockWidget* dock) { companion_ = dock; }
-  QWidget* presented() const { return presented_; }
 
  Q_SIGNALS:
   void activeChanged(bool active);

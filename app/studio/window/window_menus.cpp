@@ -23,6 +23,7 @@
 #include "app/studio/window/main_window.h"
 #include "app/studio/window/presentation_mode.h"
 #include "app/studio/window/studio_settings.h"
+#include "resources/version.h"
 #include "views/common/image_export.h"
 #include "views/common/shortcuts.h"
 #include "views/graph/graph_view.h"
@@ -202,8 +203,9 @@ void WindowMenus::finish() {
   helpMenu->addAction(tr("&About Doppler Studio"), this, [this] {
     QMessageBox::about(
         window_, tr("About Doppler Studio"),
-        tr("<b>Doppler Studio</b><br>Placing dataflow graphs on GPUs: graph, timeline and "
-           "heuristic tuner.<br>Graph layout by Graphviz dot."));
+        tr("<b>Doppler Studio</b> %1<br>Placing dataflow graphs on GPUs: graph, timeline and "
+           "heuristic tuner.<br>Graph layout by Graphviz dot.")
+            .arg(QString::fromStdString(resources::versionLine()).toHtmlEscaped()));
   });
 }
 

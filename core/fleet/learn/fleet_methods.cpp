@@ -2,12 +2,26 @@
 
 #include <stdexcept>
 
+#include "core/common/input_error.h"
 #include "core/fleet/learn/torta_policy.h"
 #include "core/fleet/sim/baselines.h"
-#include "core/graph/input_error.h"
 #include "core/train/torch_module.h"
 
 namespace doppler::fleet::learn {
+
+namespace {
+
+// The LibTorch module, checked for the fleet's types as well (torch_module.h checks the rest).
+const train::TorchModule& fleetModule() {
+  const train::TorchModule& module = train::loadTorchModule();
+  if (module.fleetAbi() != fleetModuleAbi())
+    throw InputError(train::kTorchModuleFile, "",
+                     "the LibTorch module was built from another version of Doppler Studio's "
+                     "fleet: rebuild or reinstall it with this doppler");
+  return module;
+}
+
+}  // namespace
 
 const std::vector<std::string>& fleetMethodNames() {
   static const std::vector<std::string> names = [] {
@@ -36,8 +50,9 @@ std::unique_ptr<sim::SchedulingPolicy> makeFleetPolicy(const std::string& name,
                                                        const std::string& checkpoint) {
   if (!needsCheckpoint(name)) return sim::makePolicy(name);
   if (checkpoint.empty())
-    throw std::invalid_argument("method " + name + " needs a trained fleet policy (--policy FILE)");
-  const train::TorchModule& torch = train::loadTorchModule();
+    throw InputError("", "--policy",
+                     "method " + name + " needs a trained fleet policy (--policy FILE)");
+  const train::TorchModule& torch = fleetModule();
   TortaOptions options;
   // The safety layer's settings are the ones the policy was trained with.
   std::shared_ptr<const FleetActor> actor = torch.loadFleetPolicy(checkpoint);
@@ -50,8 +65,7 @@ std::unique_ptr<sim::SchedulingPolicy> makeFleetPolicy(const std::string& name,
 }
 
 void checkFleetPolicy(const std::string& checkpoint, int regions) {
-  const std::shared_ptr<const FleetActor> actor =
-      train::loadTorchModule().loadFleetPolicy(checkpoint);
+  const std::shared_ptr<const FleetActor> actor = fleetModule().loadFleetPolicy(checkpoint);
   if (actor->regions() != regions)
     throw InputError(checkpoint, "regions",
                      "the policy was trained for " + std::to_string(actor->regions()) +
@@ -75,7 +89,7 @@ sim::Comparison compareFleetMethods(const sim::RunOptions& options,
 
 FleetTrainResult trainFleetPolicy(const FleetTrainRequest& request, const CancelToken& cancel,
                                   const FleetTrainProgressFn& progress) {
-  return train::loadTorchModule().trainFleet(request, cancel, progress);
+  return fleetModule().trainFleet(request, cancel, progress);
 }
 
 }  // namespace doppler::fleet::learn

@@ -29,7 +29,7 @@ const std::vector<std::string>& allFleetMethodNames();
 
 // A method by name. "torta" needs `checkpoint` (InputError naming the file when it is missing or
 // not a fleet policy, or when the build has no LibTorch); its regions must match the fleet's
-// (checked at reset, InputError naming the checkpoint). std::invalid_argument for unknown names.
+// (checked at reset, InputError naming the checkpoint). InputError for unknown names.
 std::unique_ptr<sim::SchedulingPolicy> makeFleetPolicy(const std::string& name,
                                                        const std::string& checkpoint = "");
 

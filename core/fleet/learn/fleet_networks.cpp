@@ -2,8 +2,8 @@
 
 #include <filesystem>
 
+#include "core/common/input_error.h"
 #include "core/fleet/learn/torta_features.h"
-#include "core/graph/input_error.h"
 #include "core/graph/json_access.h"
 #include "core/policy/policy_impl.h"
 

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/common/input_error.h"
 #include "core/fleet/learn/fleet_networks.h"
 #include "core/fleet/learn/torta_features.h"
 #include "core/fleet/learn/torta_policy.h"
 #include "core/fleet/sim/baselines.h"
-#include "core/graph/input_error.h"
 
 namespace doppler::fleet::learn {
 
@@ -125,8 +125,8 @@ FleetTrainResult trainFleetPpo(const FleetTrainRequest& request, const CancelTok
                                const FleetTrainProgressFn& progress) {
   const auto t0 = Clock::now();
   const FleetTrainConfig& cfg = request.config;
-  if (cfg.episodes < 0) throw std::invalid_argument("episodes must be at least 0");
-  if (cfg.train_seeds < 1) throw std::invalid_argument("train seeds must be at least 1");
+  if (cfg.episodes < 0) throw InputError("", "--episodes", "must be at least 0");
+  if (cfg.train_seeds < 1) throw InputError("", "--train-seeds", "must be at least 1");
   torch::manual_seed(cfg.seed);
   FleetTrainResult result;
   result.checkpoint = request.out;

@@ -73,6 +73,17 @@ struct FleetTrainResult {
   std::vector<FleetTrainProgress> history;  // one per PPO episode
 };
 
+// The sizes of the fleet's types that cross the LibTorch module's interface (torch_module.h): the
+// module returns its own value and the fleet refuses a module built with other ones.
+constexpr uint64_t fleetModuleAbi() {
+  uint64_t h = 1;
+  for (uint64_t size :
+       {sizeof(FleetTrainConfig), sizeof(FleetTrainRequest), sizeof(FleetTrainResult),
+        sizeof(FleetTrainProgress), sizeof(sim::RunOptions)})
+    h = h * 1000003 + size;
+  return h;
+}
+
 // The means over the last `count` PPO episodes (fewer if the run had fewer): what `fleet train`
 // and the studio report at the end of a run.
 struct FleetTrainTail {

@@ -2,9 +2,9 @@
 
 #include <cmath>
 
+#include "core/common/input_error.h"
 #include "core/fleet/learn/torta_features.h"
 #include "core/fleet/sim/baselines.h"
-#include "core/graph/input_error.h"
 
 namespace doppler::fleet::learn {
 

@@ -5,7 +5,7 @@
 #include <limits>
 #include <sstream>
 
-#include "core/graph/input_error.h"
+#include "core/common/input_error.h"
 
 namespace doppler::fleet::ot {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/common/input_error.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 #include "core/graph/json_access.h"
 
 namespace doppler::fleet::ot {

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/common/input_error.h"
 #include "core/fleet/ot/bipartite_flow.h"
 #include "core/fleet/ot/integer_masses.h"
-#include "core/graph/input_error.h"
 
 namespace doppler::fleet::ot {
 

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "core/common/input_error.h"
 #include "core/fleet/ot/solve_transport.h"
 
 namespace doppler::fleet::sim {
@@ -256,7 +257,7 @@ std::unique_ptr<SchedulingPolicy> makePolicy(const std::string& name) {
   if (name == "milp") return makeMilpPolicy();
   std::string known;
   for (const std::string& n : policyNames()) known += (known.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown method '" + name + "' (known: " + known + ")");
+  throw InputError("", "--method " + name, "unknown method '" + name + "' (known: " + known + ")");
 }
 
 }  // namespace doppler::fleet::sim

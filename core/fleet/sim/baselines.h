@@ -31,7 +31,7 @@ inline constexpr double kSmoothedOtEta = 0.3;
 const std::vector<std::string>& policyNames();
 // The methods `fleet compare` runs by default (all of them).
 const std::vector<std::string>& comparedPolicies();
-// std::invalid_argument naming the known methods if `name` is unknown.
+// InputError naming the known methods if `name` is unknown.
 std::unique_ptr<SchedulingPolicy> makePolicy(const std::string& name);
 
 // Exposed for tests: the water-filling split of `total` requests over regions with capacities

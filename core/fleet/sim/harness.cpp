@@ -4,6 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/common/input_error.h"
 #include "core/fleet/sim/baselines.h"
 
 namespace doppler::fleet::sim {
@@ -11,16 +12,17 @@ namespace doppler::fleet::sim {
 Fidelity parseFidelity(const std::string& name) {
   if (name == "slot") return Fidelity::Slot;
   if (name == "request") return Fidelity::Request;
-  throw std::invalid_argument("unknown fidelity '" + name + "' (known: slot, request)");
+  throw InputError("", "--fidelity " + name,
+                   "unknown fidelity '" + name + "' (known: slot, request)");
 }
 
 PreparedScenario prepareScenario(const RunOptions& options) {
-  if (options.slots < 1) throw std::invalid_argument("slots must be at least 1");
-  if (!(options.slot_seconds > 0)) throw std::invalid_argument("slot seconds must be positive");
+  if (options.slots < 1) throw InputError("", "--slots", "must be at least 1");
+  if (!(options.slot_seconds > 0)) throw InputError("", "--slot-seconds", "must be positive");
   if (!(options.load >= 0) || options.load > 10)
-    throw std::invalid_argument("load must be from 0 to 10");
-  if (!(options.time_scale > 0)) throw std::invalid_argument("time scale must be positive");
-  if (!(options.pool_scale > 0)) throw std::invalid_argument("pool scale must be positive");
+    throw InputError("", "--load", "must be from 0 to 10");
+  if (!(options.time_scale > 0)) throw InputError("", "--time-scale", "must be positive");
+  if (!(options.pool_scale > 0)) throw InputError("", "--pool-scale", "must be positive");
   ScenarioOptions so;
   so.topology = options.topology;
   so.trace = options.trace;
@@ -40,7 +42,7 @@ PreparedScenario prepareScenario(const RunOptions& options) {
     s << "the fleet has no capacity for " << options.model << " at pool scale "
       << options.pool_scale << " (no pool has a GPU that holds the model), so no demand reaches "
       << "load " << options.load;
-    throw std::invalid_argument(s.str());
+    throw InputError("", "options", s.str());
   }
   if (options.load > 0 && p.capacity.load_factor > 0) {
     // Demand rate is proportional to 1 / time scale (trace) or to the synthetic rate, so one
@@ -77,7 +79,7 @@ SimResult runPolicy(const PreparedScenario& prepared, SchedulingPolicy& policy,
 
 Comparison compareMethods(const RunOptions& options, const std::vector<std::string>& methods,
                           int seeds, const PolicyFactory& factory, const CancelToken& cancel) {
-  if (seeds < 1) throw std::invalid_argument("seeds must be at least 1");
+  if (seeds < 1) throw InputError("", "--seeds", "must be at least 1");
   const PolicyFactory make = factory ? factory : PolicyFactory(makePolicy);
   // Every method is built once, before any run: unknown names and unreadable checkpoints fail
   // first, and a learned policy loads its checkpoint once.

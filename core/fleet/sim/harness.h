@@ -15,7 +15,7 @@
 namespace doppler::fleet::sim {
 
 enum class Fidelity { Slot, Request };
-Fidelity parseFidelity(const std::string& name);  // "slot", "request"; std::invalid_argument
+Fidelity parseFidelity(const std::string& name);  // "slot", "request"; InputError otherwise
 
 struct RunOptions {
   std::string topology = "abilene";
@@ -45,7 +45,9 @@ struct PreparedScenario {
   double rate_scale = 1;      // demand rate over the unscaled demand's
 };
 
-// Throws InputError for bad files and std::invalid_argument for bad options.
+// The one way a fleet scenario (topology, GPU pools, demand, horizon) is built from options: the
+// CLI's fleet commands, the harness, the training and the studio all come here. The demand is
+// rescaled to `options.load` when it is above 0. Throws InputError for bad files and options.
 PreparedScenario prepareScenario(const RunOptions& options);
 
 // Runs `method` on the prepared scenario with options.fidelity and options.seed.

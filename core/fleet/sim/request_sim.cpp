@@ -14,10 +14,10 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/common/random.h"
 #include "core/fleet/sim/matching.h"
 #include "core/fleet/sim/simulate.h"
 #include "core/fleet/sim/slot_state.h"
-#include "core/fleet/world/random.h"
 
 namespace doppler::fleet::sim {
 namespace {

@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "core/common/random.h"
 #include "core/fleet/sim/policy.h"
 #include "core/fleet/sim/simulate.h"
 #include "core/fleet/world/demand.h"
-#include "core/fleet/world/random.h"
 
 namespace doppler::fleet::sim {
 

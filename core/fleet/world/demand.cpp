@@ -6,7 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "core/fleet/world/random.h"
+#include "core/common/input_error.h"
+#include "core/common/random.h"
 
 namespace doppler::fleet {
 
@@ -15,13 +16,13 @@ namespace {
 constexpr double kTwoPi = 6.283185307179586;
 
 void checkOptions(const DemandOptions& o) {
-  if (o.slots < 1) throw std::invalid_argument("slots must be at least 1");
-  if (!(o.slot_seconds > 0)) throw std::invalid_argument("slot seconds must be positive");
-  if (!(o.time_scale > 0)) throw std::invalid_argument("time scale must be positive");
+  if (o.slots < 1) throw InputError("", "--slots", "must be at least 1");
+  if (!(o.slot_seconds > 0)) throw InputError("", "--slot-seconds", "must be positive");
+  if (!(o.time_scale > 0)) throw InputError("", "--time-scale", "must be positive");
   if (o.spread.burst_probability < 0 || o.spread.burst_probability > 1)
-    throw std::invalid_argument("burst probability must be in [0, 1]");
+    throw InputError("", "burst probability", "must be in [0, 1]");
   if (o.slots > o.max_slots)
-    throw std::invalid_argument("slots must be at most " + std::to_string(o.max_slots));
+    throw InputError("", "--slots", "must be at most " + std::to_string(o.max_slots));
 }
 
 void checkRequestCount(double expected, const DemandOptions& o) {
@@ -30,7 +31,7 @@ void checkRequestCount(double expected, const DemandOptions& o) {
   s.precision(3);
   s << "the demand would be about " << expected << " requests over the horizon, above the limit "
     << "of " << o.max_requests << ": use fewer or shorter slots or a lower rate";
-  throw std::invalid_argument(s.str());
+  throw InputError("", "options", s.str());
 }
 
 SlotTotals emptyTotals(int slots, int regions) {
@@ -131,8 +132,8 @@ std::vector<double> slotWeights(const World& world, const DemandOptions& options
 
 Demand spreadTrace(const Trace& trace, const World& world, const DemandOptions& options) {
   checkOptions(options);
-  if (trace.requests.empty()) throw std::invalid_argument("the trace has no requests");
-  if (world.regions.empty()) throw std::invalid_argument("the world has no regions");
+  if (trace.requests.empty()) throw InputError(trace.name, "", "the trace has no requests");
+  if (world.regions.empty()) throw InputError("", "--topology", "the world has no regions");
   const int regions = world.regionCount();
   Demand demand;
   demand.source = trace.name;
@@ -179,7 +180,7 @@ Demand spreadTrace(const Trace& trace, const World& world, const DemandOptions& 
 }
 
 LogNormal fitLogNormal(const std::vector<double>& values) {
-  if (values.empty()) throw std::invalid_argument("no values to fit");
+  if (values.empty()) throw InputError("", "trace", "no token counts to fit");
   double sum = 0, sumSq = 0;
   size_t n = 0;
   for (double v : values) {
@@ -189,7 +190,7 @@ LogNormal fitLogNormal(const std::vector<double>& values) {
     sumSq += l * l;
     ++n;
   }
-  if (n == 0) throw std::invalid_argument("no positive values to fit");
+  if (n == 0) throw InputError("", "trace", "no positive token counts to fit");
   const double mu = sum / static_cast<double>(n);
   return {mu, std::sqrt(std::max(0.0, sumSq / static_cast<double>(n) - mu * mu))};
 }
@@ -197,8 +198,8 @@ LogNormal fitLogNormal(const std::vector<double>& values) {
 Demand syntheticDemand(const World& world, const DemandOptions& options,
                        const SyntheticOptions& synthetic) {
   checkOptions(options);
-  if (world.regions.empty()) throw std::invalid_argument("the world has no regions");
-  if (!(synthetic.mean_rate_per_s >= 0)) throw std::invalid_argument("rate must be non-negative");
+  if (world.regions.empty()) throw InputError("", "--topology", "the world has no regions");
+  if (!(synthetic.mean_rate_per_s >= 0)) throw InputError("", "rate", "must be non-negative");
   const int regions = world.regionCount(), slots = options.slots;
   Demand demand;
   demand.source = "synthetic";

@@ -44,7 +44,7 @@ struct DemandOptions {
   HorizonRule horizon = HorizonRule::Tile;
   double time_scale = 1.0;  // trace times multiplied by this first: 0.5 doubles the rate
   SpreadRule spread;
-  // Refused above these, with std::invalid_argument, before anything is allocated: a request
+  // Refused above these, with an InputError, before anything is allocated: a request
   // record is 32 bytes and the simulators keep more per request, so 50 M requests already take
   // gigabytes (cost266 at load 0.7 over 480 slots is 6.9 M). A tiny time scale or a huge horizon
   // otherwise ran out of memory.

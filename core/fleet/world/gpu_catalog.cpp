@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/common/input_error.h"
+
 namespace doppler::fleet {
 
 namespace {
@@ -82,7 +84,8 @@ GpuType gpuTypeFromName(const std::string& name) {
   for (const GpuSpec& gpu : gpuCatalog())
     if (lower(gpu.name) == key) return gpu.type;
   if (key == "4090" || key == "rtx-4090" || key == "rtx 4090") return GpuType::RTX4090;
-  throw std::invalid_argument("unknown GPU type \"" + name + "\" (A100, H100, L40S, RTX4090, T4)");
+  throw InputError("", "GPU type " + name,
+                   "unknown GPU type \"" + name + "\" (A100, H100, L40S, RTX4090, T4)");
 }
 
 const std::vector<ModelSpec>& modelTable() {
@@ -108,7 +111,7 @@ const ModelSpec& findModel(const std::string& name) {
     if (model.name == lower(name)) return model;
     known += (known.empty() ? "" : ", ") + model.name;
   }
-  throw std::invalid_argument("unknown model \"" + name + "\" (" + known + ")");
+  throw InputError("", "--model " + name, "unknown model \"" + name + "\" (" + known + ")");
 }
 
 // The efficiency factors (RooflineFactors) are assumptions: MFU 0.5 in prefill, since whole-model

@@ -27,7 +27,7 @@ struct GpuSpec {
 // The five types, in kAllGpuTypes order; each number's source is beside it in gpu_catalog.cpp.
 const std::vector<GpuSpec>& gpuCatalog();
 const GpuSpec& gpuSpec(GpuType type);
-// By name ("A100", "h100", "RTX4090"/"4090", ...); throws std::invalid_argument if unknown.
+// By name ("A100", "h100", "RTX4090"/"4090", ...); InputError if unknown.
 GpuType gpuTypeFromName(const std::string& name);
 
 // A decoder-only transformer served in fp16.
@@ -47,7 +47,7 @@ struct ModelSpec {
 // Llama-2 7B, 13B and 70B (the digest's motivation uses LLaMA-2-7B: the default).
 const std::vector<ModelSpec>& modelTable();
 const ModelSpec& defaultModel();
-// By name; throws std::invalid_argument listing the known ones if unknown.
+// By name; InputError listing the known ones if unknown.
 const ModelSpec& findModel(const std::string& name);
 
 // How far below peak real kernels run: stated assumptions (gpu_catalog.cpp says why).

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <unordered_map>
 
-#include "core/fleet/world/random.h"
+#include "core/common/random.h"
 
 namespace doppler::fleet {
 

@@ -21,7 +21,7 @@ struct Scenario {
   Demand demand;
 };
 
-// Loads the topology and the trace (InputError on bad files; std::invalid_argument on bad
+// Loads the topology and the trace (InputError on bad files and on bad
 // options, such as an unknown model).
 Scenario buildScenario(const ScenarioOptions& options);
 

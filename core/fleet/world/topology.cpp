@@ -7,8 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+#include "core/common/executable_dir.h"
+#include "core/common/input_error.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 
 namespace doppler::fleet {
 
@@ -309,11 +310,14 @@ const std::vector<std::string>& shippedTopologies() {
 std::string resourcesDir() {
   namespace fs = std::filesystem;
   std::error_code ec;
+  // An installed program reads its own prefix's copy, wherever the prefix is (and whatever
+  // source tree is still around); a program in the build tree has none there and reads the
+  // checkout's.
+  const fs::path installed =
+      (executableDir() / ".." / "share" / "doppler-studio" / "data").lexically_normal();
+  if (fs::is_directory(installed, ec)) return installed.string();
 #ifdef DOPPLER_RESOURCES_DIR
   if (fs::is_directory(DOPPLER_RESOURCES_DIR, ec)) return DOPPLER_RESOURCES_DIR;
-#endif
-#ifdef DOPPLER_INSTALLED_RESOURCES_DIR
-  if (fs::is_directory(DOPPLER_INSTALLED_RESOURCES_DIR, ec)) return DOPPLER_INSTALLED_RESOURCES_DIR;
 #endif
   return "resources/data";
 }

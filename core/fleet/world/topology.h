@@ -55,7 +55,8 @@ Topology readTopologyFile(const std::string& path);
 Topology loadTopology(const std::string& nameOrPath);
 const std::vector<std::string>& shippedTopologies();
 
-// The shipped data folder (resources/data): this checkout's, else the installed copy.
+// The shipped data folder: the installed copy beside the executable (<prefix>/share/doppler-studio/
+// data from <prefix>/bin), else the checkout's resources/data (a program in the build tree).
 std::string resourcesDir();
 
 }  // namespace doppler::fleet

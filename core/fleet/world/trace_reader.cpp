@@ -5,9 +5,9 @@
 #include <cmath>
 #include <filesystem>
 
+#include "core/common/input_error.h"
 #include "core/fleet/world/topology.h"
 #include "core/graph/graph_io.h"
-#include "core/graph/input_error.h"
 
 namespace doppler::fleet {
 

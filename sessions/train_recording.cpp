@@ -1,4 +1,4 @@
-#include "core/train/train_recording.h"
+#include "sessions/train_recording.h"
 
 #include <cmath>
 #include <map>
@@ -8,11 +8,11 @@
 #include "core/sim/simulator.h"
 #include "sessions/from_core.h"
 
-namespace doppler::train {
+namespace doppler::sessions {
 
-sessions::RunSpec trainRunSpec(const TrainRunInputs& in, const TrainConfig& config,
-                               const policy::PolicyConfig& architecture) {
-  sessions::RunSpec spec;
+RunSpec trainRunSpec(const TrainRunInputs& in, const train::TrainConfig& config,
+                     const policy::PolicyConfig& architecture) {
+  RunSpec spec;
   spec.kind = "train";
   spec.method = "doppler";
   spec.params = {{"graph_file", in.graph_file},
@@ -27,11 +27,12 @@ sessions::RunSpec trainRunSpec(const TrainRunInputs& in, const TrainConfig& conf
   return spec;
 }
 
-void appendTrainMetrics(sessions::MetricWriter& metrics, const TrainProgress& p) {
+void appendTrainMetrics(MetricWriter& metrics, const train::TrainProgress& p) {
   const int64_t step = p.episode;
   metrics.append("makespan_us", step, p.makespan_us);
   metrics.append("best_makespan_us", step, p.best_makespan_us);
-  if (p.stage == Stage::Real) metrics.append("rollbacks", step, static_cast<double>(p.rollbacks));
+  if (p.stage == train::Stage::Real)
+    metrics.append("rollbacks", step, static_cast<double>(p.rollbacks));
   metrics.append("loss", step, p.loss);
   metrics.append("sel_loss", step, p.sel_loss);
   metrics.append("plc_loss", step, p.plc_loss);
@@ -44,12 +45,12 @@ void appendTrainMetrics(sessions::MetricWriter& metrics, const TrainProgress& p)
   if (p.evaluated) metrics.append("greedy_makespan_us", step, p.greedy_makespan_us);
 }
 
-sessions::PlacementRecord episodeRecord(const DataflowGraph& g, const policy::EpisodeResult& e) {
-  sessions::PlacementRecord rec = sessions::placementRecord(g, e.assignment, e.order);
+PlacementRecord episodeRecord(const DataflowGraph& g, const policy::EpisodeResult& e) {
+  PlacementRecord rec = placementRecord(g, e.assignment, e.order);
   rec.decisions.clear();
   for (size_t t = 0; t < e.steps.size(); ++t) {
     const policy::EpisodeStep& s = e.steps[t];
-    sessions::Decision d;
+    Decision d;
     d.step = static_cast<int>(t);
     d.node = s.node;
     d.device = s.device;
@@ -65,12 +66,12 @@ sessions::PlacementRecord episodeRecord(const DataflowGraph& g, const policy::Ep
   return rec;
 }
 
-TrainRunOutcome finishTrainRun(sessions::RunStore& store, int64_t run, const DataflowGraph& g,
-                               const DeviceSet& d, const TrainConfig& config,
-                               const TrainResult& result, const std::string& checkpoint) {
+TrainRunOutcome finishTrainRun(RunStore& store, int64_t run, const DataflowGraph& g,
+                               const DeviceSet& d, const train::TrainConfig& config,
+                               const train::TrainResult& result, const std::string& checkpoint) {
   const CostTable costs(g, d);
   // Stage III serves the best placement it measured; the others, the final greedy policy's.
-  const bool real = config.stage == Stage::Real && !result.best_assignment.empty();
+  const bool real = config.stage == train::Stage::Real && !result.best_assignment.empty();
   policy::EpisodeResult served = result.greedy;
   if (real) {
     served = {};
@@ -82,7 +83,7 @@ TrainRunOutcome finishTrainRun(sessions::RunStore& store, int64_t run, const Dat
   out.greedy_makespan_us = result.greedy_makespan_us;
   out.lower_bound_us = lowerBound(costs).value();
   store.savePlacement(run, episodeRecord(g, served));
-  store.saveTimeline(run, sessions::timelineRecord(g, sim.schedule, "simulated"));
+  store.saveTimeline(run, timelineRecord(g, sim.schedule, "simulated"));
   std::map<std::string, double> figures = {
       {"makespan_us", real ? sim.schedule.makespan_us : result.greedy_makespan_us},
       {"best_makespan_us", result.best_makespan_us},
@@ -90,7 +91,7 @@ TrainRunOutcome finishTrainRun(sessions::RunStore& store, int64_t run, const Dat
       {"episodes", static_cast<double>(result.episodes_done)},
       {"distill_updates", static_cast<double>(result.distill_updates)},
       {"seconds", result.seconds}};
-  if (config.stage == Stage::Real) {
+  if (config.stage == train::Stage::Real) {
     // Measured microseconds are the executor's (kernels sized for this machine), so they sit
     // beside the simulated makespan under their own names.
     figures["measured_makespan_us"] = result.greedy_makespan_us;
@@ -102,9 +103,8 @@ TrainRunOutcome finishTrainRun(sessions::RunStore& store, int64_t run, const Dat
   for (const std::string& line : result.log) store.addNote(run, line);
   if (!checkpoint.empty())
     store.addCheckpointFile(run, checkpoint, result.episodes_done, toString(config.stage));
-  store.finishRun(
-      run, result.cancelled ? sessions::RunStatus::Cancelled : sessions::RunStatus::Finished);
+  store.finishRun(run, result.cancelled ? RunStatus::Cancelled : RunStatus::Finished);
   return out;
 }
 
-}  // namespace doppler::train
+}  // namespace doppler::sessions

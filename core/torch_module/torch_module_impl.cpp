@@ -6,9 +6,9 @@
 #include "core/fleet/learn/fleet_ppo.h"
 #include "core/policy/network_forward.h"
 #include "core/policy/policy.h"
+#include "core/torch_module/torch_exec_backend.h"
 #include "core/train/distributed.h"
 #include "core/train/general_trainer.h"
-#include "core/train/torch_exec_backend.h"
 #include "core/train/torch_module.h"
 #include "core/train/train_job.h"
 
@@ -29,7 +29,6 @@ class Module final : public TorchModule {
     return runTraining(request, cancel, progress, &makeTorchCpuBackend);
   }
   void setComputeThreads(int threads) const override { policy::setComputeThreads(threads); }
-  std::string blasLibrary() const override { return policy::loadedBlasLibrary(); }
   std::unique_ptr<exec::Backend> cpuBackend(const DataflowGraph& g,
                                             const exec::TorchKernelSpec& spec) const override {
     return makeTorchCpuBackend(g, spec);
@@ -46,6 +45,7 @@ class Module final : public TorchModule {
       const std::string& checkpoint) const override {
     return fleet::learn::loadFleetActor(checkpoint);
   }
+  uint64_t fleetAbi() const override { return fleet::learn::fleetModuleAbi(); }
   fleet::learn::FleetTrainResult trainFleet(
       const fleet::learn::FleetTrainRequest& request, const CancelToken& cancel,
       const fleet::learn::FleetTrainProgressFn& progress) const override {

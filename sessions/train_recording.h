@@ -16,7 +16,7 @@
 #include "sessions/records.h"
 #include "sessions/run_store.h"
 
-namespace doppler::train {
+namespace doppler::sessions {
 
 struct TrainRunInputs {
   std::string graph_file;  // absolute when a file, else as given ("generated: kind")
@@ -26,14 +26,14 @@ struct TrainRunInputs {
   std::string out;         // the checkpoint it writes
 };
 
-sessions::RunSpec trainRunSpec(const TrainRunInputs& in, const TrainConfig& config,
-                               const policy::PolicyConfig& architecture);
+RunSpec trainRunSpec(const TrainRunInputs& in, const train::TrainConfig& config,
+                     const policy::PolicyConfig& architecture);
 
 // One report's metrics (NaNs of figures a stage does not have are left out).
-void appendTrainMetrics(sessions::MetricWriter& metrics, const TrainProgress& p);
+void appendTrainMetrics(MetricWriter& metrics, const train::TrainProgress& p);
 
 // The per-step decisions of an episode, as the run store records them.
-sessions::PlacementRecord episodeRecord(const DataflowGraph& g, const policy::EpisodeResult& e);
+PlacementRecord episodeRecord(const DataflowGraph& g, const policy::EpisodeResult& e);
 
 struct TrainRunOutcome {
   double greedy_makespan_us = 0;  // the final policy's greedy placement, simulated
@@ -42,8 +42,8 @@ struct TrainRunOutcome {
 
 // Saves the result (greedy placement with its decisions, simulated timeline, figures, the
 // checkpoint file) and ends the run finished, or cancelled when the result says so.
-TrainRunOutcome finishTrainRun(sessions::RunStore& store, int64_t run, const DataflowGraph& g,
-                               const DeviceSet& d, const TrainConfig& config,
-                               const TrainResult& result, const std::string& checkpoint);
+TrainRunOutcome finishTrainRun(RunStore& store, int64_t run, const DataflowGraph& g,
+                               const DeviceSet& d, const train::TrainConfig& config,
+                               const train::TrainResult& result, const std::string& checkpoint);
 
-}  // namespace doppler::train
+}  // namespace doppler::sessions

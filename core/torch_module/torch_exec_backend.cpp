@@ -11,7 +11,7 @@
 // fresh pages (glibc returns freed large blocks to the system): on the 2-core VM a 1 MB add took
 // 3 ms instead of 0.1 ms, and a 256 x 256 matmul's output doubled its time, so a node's time
 // followed the allocator, not its FLOPs or bytes (scripts/experiments/calibration_note.md).
-#include "core/train/torch_exec_backend.h"
+#include "core/torch_module/torch_exec_backend.h"
 
 #include <torch/torch.h>
 
