@@ -9,7 +9,7 @@
   Added on 2026-12-02 (general_policy_note.md) to see whether val disagreed with the table for
   want of them: over 13 snapshots neither val, valfix nor both together rank checkpoints as the
   table does (Spearman -0.21, 0.24, -0.08), so checkpoints are still chosen by val alone;
-- table: the issue table's 11 rows (the six paper graphs, five generated out of range);
+- table: the evaluation table's 11 rows (the six paper graphs, five generated out of range);
 - gen: the eight generated workloads at their defaults on 4 and 8 devices.
 Per checkpoint and set: mean greedy / LS-500k and wins against the best of critical-path and HEFT;
 then each row's greedy makespan. The heuristics and LS-500k are placed once and cached in OUT

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The shipped general policy as a start for local search, against the heuristics' starts.
 
-For each graph of the issue table (general_policy_eval.py's rows): each start's own placement,
+For each graph of the evaluation table (general_policy_eval.py's rows): each start's own placement,
 then local search from it (`doppler place -m local-search -p start=START`) with the
 same budgets and seeds: the policy (`doppler`), critical-path (the default start) and
 critical-path with the earliest-join device rule; and local search with 500,000 evaluations from

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Critical-path with the earliest-join device rule (`-p device_rule=earliest-join`) against
 critical-path, HEFT and LS-500k, on the three sets general_policy_compare.py scores checkpoints on
-(val, the issue table, the generated defaults). Per set: the mean makespan / LS-500k and wins
+(val, the evaluation table, the generated defaults). Per set: the mean makespan / LS-500k and wins
 against the best of critical-path and HEFT (a tie is not a win); then every row. The baselines
 are cached in OUT as general_policy_compare.py caches them (reuse it with OUT=...).
 

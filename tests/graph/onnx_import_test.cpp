@@ -1,5 +1,5 @@
 // ONNX import: models built with the ONNX C++ API (tests/support/onnx_models.h), FLOPs counted by
-// hand here from the shapes, and every bad-file case the issue names.
+// hand here from the shapes, and every bad-file case docs/onnx.md names.
 #include "core/graph/onnx_import.h"
 
 #include <gtest/gtest.h>

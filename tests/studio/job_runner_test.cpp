@@ -7,6 +7,7 @@
 #include <QThread>
 #include <QtTest>
 #include <atomic>
+#include <memory>
 #include <stdexcept>
 
 using namespace doppler;
@@ -46,6 +47,32 @@ class JobRunnerTest : public QObject {
     QVERIFY(worker != QThread::currentThread());
     QCOMPARE(delivered, QThread::currentThread());
     QVERIFY(!runner.busy(JobSlot::Placement));
+  }
+
+  // A superseded result's last reference is dropped on the release slot's thread, not the GUI's,
+  // and a reference still held elsewhere keeps the object alive.
+  void releaseLaterFreesOffTheGuiThread() {
+    JobRunner runner;
+    std::atomic<QThread*> freedOn{nullptr};
+    auto object = std::shared_ptr<const int>(new int(7), [&freedOn](const int* p) {
+      freedOn = QThread::currentThread();
+      delete p;
+    });
+    std::shared_ptr<const int> kept = object;
+    runner.releaseLater(std::move(object));
+    runner.releaseLater(nullptr);  // nothing to free: ignored
+    // The release slot's queue runs in order: once a later closure has run, ours has too.
+    std::atomic<bool> later{false};
+    runner.releaseLater(std::shared_ptr<const int>(new int(0), [&later](const int* p) {
+      later = true;
+      delete p;
+    }));
+    QTRY_VERIFY_WITH_TIMEOUT(later.load(), 10000);
+    QCOMPARE(freedOn.load(), nullptr);  // `kept` still holds it
+    QCOMPARE(*kept, 7);
+    runner.releaseLater(std::move(kept));
+    QTRY_VERIFY_WITH_TIMEOUT(freedOn.load() != nullptr, 10000);
+    QVERIFY(freedOn.load() != QThread::currentThread());
   }
 
   void aNewJobSupersedesTheOld() {

@@ -19,7 +19,8 @@
 
 namespace doppler::views {
 
-struct TimelineData;  // views/timeline/timeline_data.h
+struct TimelineData;    // views/timeline/timeline_data.h
+struct ScheduleEvents;  // views/models/schedule_events.h
 
 // The settings the heuristic tuner edits: the core pipeline's, so that with a graph and a device
 // set they determine a placement exactly as `doppler place` computes it.
@@ -48,6 +49,9 @@ struct PlacementSnapshot {
   std::shared_ptr<const TimelineData> timeline;
   // criticalPath(*graph, sim.schedule), by the same worker (null elsewhere: the views compute it).
   std::shared_ptr<const CriticalPath> critical;
+  // The events table's rows (sim.schedule's events by start), by the same worker (null elsewhere:
+  // the table builds them).
+  std::shared_ptr<const ScheduleEvents> events;
 
   // The previous placement of the same graph on the same number of devices, if any: the tuner
   // shows the change against it and the graph view outlines the nodes that moved.

@@ -10,26 +10,17 @@ namespace doppler::views {
 void ScheduleModel::setSnapshot(SnapshotPtr snapshot) {
   beginResetModel();
   snapshot_ = std::move(snapshot);
-  rows_.clear();
-  if (snapshot_ && snapshot_->graph) {
-    const Schedule& s = snapshot_->sim.schedule;
-    rows_.reserve(s.nodes.size() + s.transfers.size());
-    for (const NodeSpan& n : s.nodes)
-      if (n.node >= 0) rows_.push_back({n.start_us, n.finish_us, n.node, -1});
-    for (size_t i = 0; i < s.transfers.size(); ++i) {
-      const TransferSpan& t = s.transfers[i];
-      rows_.push_back(
-          {t.start_us, t.finish_us, snapshot_->graph->edge(t.edge).dst, static_cast<int>(i)});
-    }
-    std::stable_sort(rows_.begin(), rows_.end(), [](const Row& a, const Row& b) {
-      return a.start < b.start || (a.start == b.start && a.transfer < b.transfer);
-    });
-  }
+  events_.reset();
+  if (snapshot_ && snapshot_->events)
+    events_ = snapshot_->events;
+  else if (snapshot_ && snapshot_->graph)
+    events_ = std::make_shared<const ScheduleEvents>(
+        ScheduleEvents::build(*snapshot_->graph, snapshot_->sim.schedule));
   endResetModel();
 }
 
 int ScheduleModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+  return parent.isValid() || !events_ ? 0 : static_cast<int>(events_->rows.size());
 }
 
 int ScheduleModel::columnCount(const QModelIndex& parent) const {
@@ -39,7 +30,7 @@ int ScheduleModel::columnCount(const QModelIndex& parent) const {
 QVariant ScheduleModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
     return {};
-  const Row& r = rows_[index.row()];
+  const ScheduleEvents::Row& r = events_->rows[index.row()];
   const DataflowGraph& g = *snapshot_->graph;
   const TransferSpan* t =
       r.transfer >= 0 ? &snapshot_->sim.schedule.transfers[r.transfer] : nullptr;

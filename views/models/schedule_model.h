@@ -5,6 +5,7 @@
 
 #include "views/common/snapshot.h"
 #include "views/models/node_table_model.h"
+#include "views/models/schedule_events.h"
 
 namespace doppler::views {
 
@@ -22,13 +23,9 @@ class ScheduleModel : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
  private:
-  struct Row {
-    double start, finish;
-    int node;      // compute: the node; transfer: the consumer
-    int transfer;  // index into schedule.transfers, or -1 for compute
-  };
   SnapshotPtr snapshot_;
-  std::vector<Row> rows_;
+  // The snapshot's own (made by the placement worker), else built here.
+  std::shared_ptr<const ScheduleEvents> events_;
 };
 
 }  // namespace doppler::views

@@ -12,6 +12,7 @@
 #include "core/train/evaluation.h"
 #include "core/train/loaded_policy.h"
 #include "core/train/torch_module.h"
+#include "views/models/schedule_events.h"
 #include "views/timeline/timeline_data.h"
 
 namespace doppler::studio {
@@ -24,6 +25,8 @@ void prepareViews(views::PlacementSnapshot& s) {
   s.timeline = std::make_shared<const views::TimelineData>(
       views::TimelineData::build(*s.graph, *s.devices, s.sim.schedule));
   s.critical = std::make_shared<const CriticalPath>(criticalPath(*s.graph, s.sim.schedule));
+  s.events = std::make_shared<const views::ScheduleEvents>(
+      views::ScheduleEvents::build(*s.graph, s.sim.schedule));
 }
 
 // The change against the placement shown before, when it is of the same graph on as many devices.

@@ -30,6 +30,8 @@ const char* jobSlotName(JobSlot slot) {
       return "preview";
     case JobSlot::References:
       return "references";
+    case JobSlot::Release:
+      return "release";
   }
   return "?";
 }
@@ -83,16 +85,9 @@ int JobRunner::launch(JobSlot which, std::function<void(const JobContext&)> work
   const int id = nextId_++;
   s.current = id;
   setBusy(which, true);
-  if (!s.thread) {
-    s.thread = new QThread;
-    s.thread->setObjectName(QString::fromLatin1(jobSlotName(which)));
-    s.context = new JobInbox;
-    s.context->moveToThread(s.thread);
-    s.thread->start();
-  }
   JobContext ctx(this, which, id, s.token);
-  s.context->post([this, which, ctx, work = std::move(work), deliver = std::move(deliver),
-                   failed = std::move(failed)]() mutable {
+  inbox(which)->post([this, which, ctx, work = std::move(work), deliver = std::move(deliver),
+                      failed = std::move(failed)]() mutable {
     // A job superseded while it waited in the queue never starts.
     if (ctx.cancelled() && slot(which).current != ctx.id()) return;
     try {
@@ -117,6 +112,24 @@ void JobRunner::postIfCurrent(JobSlot which, int id, std::function<void()> fn, b
     if (finishes) setBusy(which, false);
     fn();
   });
+}
+
+void JobRunner::releaseLater(std::shared_ptr<const void> object) {
+  if (!object) return;
+  // The closure, and with it the reference, is destroyed on the slot's thread once it has run.
+  inbox(JobSlot::Release)->post([object = std::move(object)]() mutable { object.reset(); });
+}
+
+JobInbox* JobRunner::inbox(JobSlot which) {
+  Slot& s = slot(which);
+  if (!s.thread) {  // a slot's thread starts with its first job
+    s.thread = new QThread;
+    s.thread->setObjectName(QString::fromLatin1(jobSlotName(which)));
+    s.context = new JobInbox;
+    s.context->moveToThread(s.thread);
+    s.thread->start();
+  }
+  return s.context;
 }
 
 void JobRunner::cancel(JobSlot which) {

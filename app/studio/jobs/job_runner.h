@@ -27,6 +27,7 @@ namespace doppler::studio {
 // Import: reading a model file that takes seconds (ONNX), off the GUI thread.
 // Preview: quick figures shown before a run is started (stage III's expected improvement).
 // References: the heuristics a training run's charts are measured against.
+// Release: where superseded results are freed (releaseLater), never a job of its own.
 enum class JobSlot {
   Layout,
   Placement,
@@ -37,9 +38,10 @@ enum class JobSlot {
   Stepper,
   Import,
   Preview,
-  References
+  References,
+  Release
 };
-inline constexpr int kJobSlotCount = 10;
+inline constexpr int kJobSlotCount = 11;
 const char* jobSlotName(JobSlot slot);
 
 class JobRunner;
@@ -100,6 +102,11 @@ class JobRunner : public QObject {
         std::move(failed));
   }
 
+  // Drops `object` on the release slot's thread: the last reference to a superseded snapshot of
+  // a million-node graph took the GUI thread a third of a second to free. Call it once the
+  // views hold the new one; a reference kept elsewhere simply frees it later, wherever it goes.
+  void releaseLater(std::shared_ptr<const void> object);
+
   void cancel(JobSlot slot);   // the job stops early; its result still arrives
   void abandon(JobSlot slot);  // the job stops early; its result is dropped
   bool busy(JobSlot slot) const;
@@ -128,6 +135,7 @@ class JobRunner : public QObject {
   Slot& slot(JobSlot s) { return slots_[static_cast<size_t>(s)]; }
   const Slot& slot(JobSlot s) const { return slots_[static_cast<size_t>(s)]; }
   void setBusy(JobSlot s, bool busy);
+  JobInbox* inbox(JobSlot s);  // the slot's, its thread started on first use
 
   std::array<Slot, kJobSlotCount> slots_;
   JobInbox* gui_;  // results and progress, run on the GUI thread

@@ -13,6 +13,7 @@
 #include <QStyle>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <utility>
 
 #include "app/studio/dialogs/onnx_prompt.h"
 #include "app/studio/document/studio_document.h"
@@ -244,11 +245,15 @@ void MainWindow::onGraphChanged() {
 void MainWindow::onSnapshotChanged() {
   const SnapshotPtr s = document_->snapshot();
   if (!s) return;
+  SnapshotPtr previous = std::exchange(shown_, s);
   clearError();
   graphView_->setSnapshot(s);
   timelineView_->setSnapshot(s);
   docks_->showSnapshot(s);  // after the timeline: the devices table takes its range
   toolbar_->showSnapshot(*s);
+  // Every view now holds the new placement: the old one, when this is its last reference, is
+  // freed off the GUI thread.
+  jobs_->releaseLater(std::move(previous));
   statusBar()->showMessage(
       tr("%1: %2 in %3 ms%4")
           .arg(QString::fromStdString(s->settings.method), formatDuration(s->makespan()))

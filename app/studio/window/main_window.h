@@ -3,6 +3,7 @@
 // the toolbar, menus, error banner and presentation mode. Each feature is a class in panels/
 // owning its docks, widgets, controller and menu entries. Background work: the job runner.
 #include <QMainWindow>
+#include <memory>
 
 #include "app/studio/window/studio_options.h"
 #include "app/studio/window/studio_settings.h"
@@ -14,6 +15,7 @@ namespace doppler::views {
 class GraphView;
 class TimelineView;
 class SelectionState;
+struct PlacementSnapshot;
 }  // namespace doppler::views
 
 namespace doppler::studio {
@@ -100,6 +102,8 @@ class MainWindow : public QMainWindow {
   JobRunner* jobs_;
   LayoutRequests* layouts_ = nullptr;
   StudioDocument* document_;
+  // The placement the views show; when the next replaces it, freed on a worker (releaseLater).
+  std::shared_ptr<const views::PlacementSnapshot> shown_;
   views::SelectionState* selection_;
   views::GraphView* graphView_;
   views::TimelineView* timelineView_;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/common/input_error.h"
+#include "core/common/random.h"
 #include "core/fleet/learn/torta_features.h"
 #include "core/fleet/sim/baselines.h"
 
@@ -23,7 +24,7 @@ void TortaPolicy::reset(const sim::FleetModel& fleet, uint64_t seed) {
                          " regions (" + actor_->meta().value("topology", std::string("?")) +
                          "); this fleet has " + std::to_string(fleet.regions()));
   // Sampling draws depend on the run's seed too, so two training episodes on one scenario differ.
-  rng_.seed(options_.seed * 0x9e3779b97f4a7c15ULL + seed);
+  rng_.seed(options_.seed * kGoldenGamma + seed);
   safety_.reset();
   allocator_.reset(fleet.regions());
   history_.clear();
