@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan+UBSan) and runs each for a bounded time.
 # Usage: scripts/fuzz.sh [seconds per target, default 60]. Findings land in build/fuzz/findings/.
+# DOPPLER_FUZZ_RUNS=N runs each target for N inputs instead (the seconds then cap each run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-60}"
@@ -77,7 +78,9 @@ for target in $targets; do
   log="$out/fuzz_$target.log"
   max_len=65536
   [ "$target" = session ] && max_len=131072  # a session of two runs is about 100 KiB
-  if ! build/fuzz/tests/fuzz/fuzz_$target -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=$max_len \
+  limit=(-max_total_time="$secs")
+  [[ -n "${DOPPLER_FUZZ_RUNS:-}" ]] && limit+=(-runs="$DOPPLER_FUZZ_RUNS")
+  if ! build/fuzz/tests/fuzz/fuzz_$target "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=$max_len \
       -artifact_prefix=build/fuzz/findings/ "$out/corpus_$target" >"$log" 2>&1; then
     echo "   FINDING: see $log and build/fuzz/findings/"
     status=1

@@ -1,5 +1,6 @@
 # The package's changelog (Debian's policy asks for one, compressed): one entry for this version.
 # Inputs: OUT (changelog.gz), VERSION.
+cmake_minimum_required(VERSION 3.25)  # the policies of today, in script mode too
 get_filename_component(dir ${OUT} DIRECTORY)
 set(text "doppler-studio (${VERSION}) unstable; urgency=medium\n\n")
 string(APPEND text "  * Release ${VERSION}: see the README and docs/ for what it does.\n\n")

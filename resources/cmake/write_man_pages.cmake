@@ -3,6 +3,7 @@
 # it; a command's subcommands are on its page. gzip -9n, as Debian's policy asks.
 # Inputs: DOPPLER (the executable), OUT_DIR, VERSION; STUDIO (ON with the studio) and STUDIO_PAGE,
 # the studio's page, written by hand, compressed beside them.
+cmake_minimum_required(VERSION 3.25)  # the policies of today, in script mode too
 file(REMOVE_RECURSE ${OUT_DIR})
 file(MAKE_DIRECTORY ${OUT_DIR})
 

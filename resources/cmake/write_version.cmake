@@ -1,6 +1,7 @@
 # Run at build time (cmake -P), so the commit is the one built, not the one configured: writes
 # OUT, the definitions of resources/version.h, and touches it only when its text changes (then
 # only that one file recompiles). Inputs: SRC (the source tree), OUT, VERSION (the project's).
+cmake_minimum_required(VERSION 3.25)  # the policies of today, in script mode too
 set(commit "unknown")  # a source tree that is not a git checkout (a tarball)
 find_program(GIT git)
 if(GIT)

@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QVBoxLayout>
@@ -212,12 +213,22 @@ TrainingDashboard::TrainingDashboard(QWidget* parent) : QWidget(parent) {
   auto* splitter = new QSplitter(Qt::Horizontal);
   splitter->setObjectName(QStringLiteral("trainingSplitter"));
   splitter->setChildrenCollapsible(false);
-  splitter->addWidget(setupPanel_);
+  // The setup column scrolls as a whole when the dock is shorter than it: squeezed below its
+  // minimum, its labels were drawn over each other ("Best so far" at a 1600x1000 window).
+  auto* setupScroll = new QScrollArea;
+  setupScroll->setObjectName(QStringLiteral("setupScroll"));
+  setupScroll->setWidgetResizable(true);
+  setupScroll->setFrameShape(QFrame::NoFrame);
+  setupScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  setupScroll->setWidget(setupPanel_);
+  setupScroll->viewport()->setBackgroundRole(QPalette::Window);
+  setupPanel_->setMinimumWidth(300);
+  setupPanel_->setMaximumWidth(460);
+  setupScroll->setMaximumWidth(460 + setupScroll->verticalScrollBar()->sizeHint().width());
+  splitter->addWidget(setupScroll);
   splitter->addWidget(charts_);
   splitter->setStretchFactor(0, 0);
   splitter->setStretchFactor(1, 1);
-  setupPanel_->setMinimumWidth(300);
-  setupPanel_->setMaximumWidth(460);
   auto* outer = new QHBoxLayout(this);
   outer->setContentsMargins(0, 0, 0, 0);
   outer->addWidget(splitter);
