@@ -113,6 +113,42 @@ void BM_LocalSearchLlamaLayer(benchmark::State& state) {
   state.SetItemsProcessed(evals);
 }
 
+// What a search's evaluations cost, side by side: candidates one random move away from
+// critical-path's placement of LLAMA-LAYER, judged in full (Arg 0: makespan) or against the
+// start's makespan as a cutoff (Arg 1: makespanUpTo, which stops a candidate once it is sure to
+// be worse: most are). Same candidates in both.
+void BM_JudgeCandidatesLlamaLayer(benchmark::State& state) {
+  const DataflowGraph& g = llamaLayer();
+  const CostTable c(g, DeviceSet::uniform(4));
+  PlaceRequest request;
+  const DeviceSet devices = DeviceSet::uniform(4);
+  request.graph = &g;
+  request.devices = &devices;
+  request.costs = &c;
+  const Assignment start = placeAndSimulate(request).placement.assignment;
+  Simulator sim(c);
+  const double startMs = sim.makespan(start);
+  std::mt19937 rng(7);
+  std::vector<std::pair<int, int>> moves(4096);
+  for (auto& [v, d] : moves) {
+    v = static_cast<int>(rng() % c.nodes());
+    d = static_cast<int>((start[v] + 1 + rng() % 3) % 4);
+  }
+  const bool cut = state.range(0) == 1;
+  Assignment a = start;
+  long evals = 0, worse = 0;
+  for (auto _ : state)
+    for (const auto& [v, d] : moves) {
+      a[v] = d;
+      const double ms = cut ? sim.makespanUpTo(a, startMs) : sim.makespan(a);
+      worse += ms > startMs;
+      a[v] = start[v];
+      ++evals;
+    }
+  state.SetItemsProcessed(evals);
+  state.counters["worse_share"] = static_cast<double>(worse) / static_cast<double>(evals);
+}
+
 BENCHMARK(BM_SimulateLlamaLayerReference);
 BENCHMARK(BM_SimulateLlamaLayerReferenceNoise);
 BENCHMARK(BM_SimulateLlamaLayerEventLoop);
@@ -120,6 +156,7 @@ BENCHMARK(BM_SimulateLlamaLayerLinks);
 BENCHMARK(BM_SimulateGenerated10k);
 BENCHMARK(BM_SimulateGenerated10kLinks);
 BENCHMARK(BM_LocalSearchLlamaLayer)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_JudgeCandidatesLlamaLayer)->Arg(0)->Arg(1);
 
 }  // namespace
 }  // namespace doppler

@@ -14,6 +14,7 @@
 #include "core/policy/network_forward.h"
 #include "core/sim/lower_bound.h"
 #include "core/sim/simulator.h"
+#include "core/train/doppler_method.h"
 #include "core/train/evaluation.h"
 #include "core/train/expected_improvement.h"
 #include "core/train/general_policy_start.h"
@@ -94,8 +95,11 @@ std::string shippedGeneralPolicy() {
   return path;
 }
 
-void registerShippedPolicyStart() {
-  if (auto [path, present] = shippedPolicyFile(); present) train::registerGeneralPolicyStart(path);
+void registerShippedPolicy() {
+  if (auto [path, present] = shippedPolicyFile(); present) {
+    train::registerGeneralPolicyStart(path);
+    train::registerDopplerMethod(path);
+  }
 }
 
 void runEval(const EvalArgs& given) {

@@ -7,7 +7,6 @@
 #include "decision_cli.h"
 #include "interrupt.h"
 #include "placement_json.h"
-#include "policy_cli.h"
 #include "progress_bar.h"
 #include "run_recording.h"
 #include "text_table.h"
@@ -49,13 +48,14 @@ nlohmann::json placeJson(const Inputs& in, const PlaceSettings& settings,
       placement.planned ? nlohmann::json(placement.planned->makespan_us) : nlohmann::json();
   out["params"] = outcome.resolved_params;
   out["evaluations"] = placement.evaluations;
-  // Why a search stopped: its budget spent, every placement tried, the lower bound reached, or
-  // interrupted (then the result is partial: the best so far).
+  // Why a search stopped: its budget spent, every placement tried, the lower bound reached, its
+  // time limit, or interrupted (then the result is partial: the best so far).
   out["partial"] = placement.cancelled;
   if (placement.evaluations > 0)
     out["stopped"] = placement.cancelled             ? "interrupted"
                      : placement.exhaustive          ? "exhaustive"
                      : placement.reached_lower_bound ? "lower-bound"
+                     : placement.out_of_time         ? "time"
                                                      : "budget";
   if (placement.start_makespan_us) out["start_makespan_us"] = *placement.start_makespan_us;
   // The method's own schedule, where it builds one, so plan and simulation can be compared.
@@ -103,6 +103,8 @@ std::string placeText(const Inputs& in, const PlaceSettings& settings, const Pla
       s << " (every placement: the search space was no larger than the budget)";
     else if (placement.reached_lower_bound)
       s << " (stopped at the lower bound, which no placement beats)";
+    else if (placement.out_of_time)
+      s << " (stopped by its time limit, time_ms)";
     s << "\n";
   }
   if (placement.start_makespan_us)
@@ -110,29 +112,7 @@ std::string placeText(const Inputs& in, const PlaceSettings& settings, const Pla
   return s.str();
 }
 
-// `--method doppler`: the shipped general policy places the graph, greedily and at once (no
-// training), through `eval` (the LibTorch module is opened only for this method).
-void placeWithGeneralPolicy(const PlaceArgs& args) {
-  if (!args.params.empty())
-    throw InputError("", "--param", "method doppler takes no parameters (see doppler eval)");
-  if (args.sim.noise != 0)
-    throw InputError("", "--noise", "method doppler simulates without noise (see doppler eval)");
-  EvalArgs e;
-  e.graph = args.graph;
-  e.devices = args.devices;
-  e.seed = args.sim.seed;
-  e.costModel = args.sim.costModel;
-  e.discipline = args.sim.discipline;
-  e.json = args.output.json;
-  e.out = args.output.out;
-  e.decisions = args.decisions;
-  e.overrides = args.overrides;
-  e.record = args.record;
-  runEval(e);
-}
-
 void runPlace(const PlaceArgs& args) {
-  if (args.method == "doppler") return placeWithGeneralPolicy(args);
   PlaceSettings settings = placeSettings(args.sim);
   settings.method = args.method;
   settings.params = parseParams(args.params);
@@ -150,8 +130,17 @@ void runPlace(const PlaceArgs& args) {
   request.overrides = parseOverrides(args.overrides, in.graph, in.devices);
   // A method that is not a search takes milliseconds: it runs before the run is recorded, so a
   // bad override (a node not ready at its step) fails without leaving a failed run behind.
+  // A method's refusal of the graph itself (the general policy's: too deep for it) names the file.
+  auto placeGraph = [&] {
+    try {
+      return placeAndSimulate(request);
+    } catch (const InputError& e) {
+      if (e.file().empty() && e.where() == "graph") throw e.inFile(args.graph.graph);
+      throw;
+    }
+  };
   std::optional<PlaceOutcome> early;
-  if (!search) early = placeAndSimulate(request);
+  if (!search) early = placeGraph();
   // A search is begun before it runs, so it shows in the store (and the studio) as it goes.
   nlohmann::json recorded = {{"params", params.values()},
                              {"budget", args.budget},
@@ -171,7 +160,7 @@ void runPlace(const PlaceArgs& args) {
     };
   PlaceOutcome outcome;
   try {
-    outcome = early ? std::move(*early) : placeAndSimulate(request);
+    outcome = early ? std::move(*early) : placeGraph();
   } catch (const std::exception& e) {
     rec.fail(e.what());
     throw;

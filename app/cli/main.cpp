@@ -22,8 +22,9 @@ int main(int argc, char** argv) {
   // A file-size limit (RLIMIT_FSIZE) fails the write that crosses it, like a full disk, instead
   // of killing the process: the result is still printed.
   std::signal(SIGXFSZ, SIG_IGN);
-  // Before the commands list or check local search's parameters: its starts include this one.
-  doppler::cli::registerShippedPolicyStart();
+  // Before the commands list or check methods: the general policy is one, and a start of local
+  // search.
+  doppler::cli::registerShippedPolicy();
   doppler::cli::addGraphCommands(app);
   doppler::cli::addGraphImportCommand(*app.get_subcommand("graph"));
   doppler::cli::addDevicesCommands(app);

@@ -37,8 +37,8 @@ struct EvalArgs {
 void runEval(const EvalArgs& args);
 // resources/data/policies/general.weights (or its installed copy); InputError when it is missing.
 std::string shippedGeneralPolicy();
-// Lets local search start from the shipped general policy (`--param start=doppler`) where its
-// weights are there; nothing is loaded until a search uses it.
-void registerShippedPolicyStart();
+// Registers the shipped general policy, where its weights are there, as the method `doppler`
+// and as local search's start `--param start=doppler`; nothing is loaded until a placement uses it.
+void registerShippedPolicy();
 
 }  // namespace doppler::cli

@@ -178,6 +178,10 @@ class Scheduler {
       prio_.resize(n_);
       for (int v = 0; v < n_; ++v) prio_[v] = bl_[v] + tl[v];
       markCriticalPath();
+    } else if (!cfg_.priority.empty()) {
+      if (cfg_.priority.size() != static_cast<size_t>(n_))
+        throw std::logic_error("list scheduler: the given priority is not one per node");
+      prio_ = cfg_.priority;
     } else {
       prio_ = bl_;
     }
@@ -253,7 +257,9 @@ class Scheduler {
       t.node_score = "earliest start (us)";
       t.node_higher_better = false;
     } else {
-      t.node_score = cfg_.cpop ? "upward + downward rank (us)" : "upward rank (us)";
+      t.node_score = cfg_.cpop                ? "upward + downward rank (us)"
+                     : !cfg_.priority.empty() ? cfg_.priority_name
+                                              : "upward rank (us)";
       t.node_higher_better = true;
     }
     switch (cfg_.tie_break) {

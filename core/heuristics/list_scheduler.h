@@ -6,6 +6,7 @@
 // node on device d may start once d is free in the plan and every input has arrived (producer's
 // planned finish + CostTable::transfer(e, producer's device, d)).
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/heuristics/decision_trace.h"
@@ -94,6 +95,11 @@ struct ListConfig {
   bool cpop = false;
   double w_compute = 1, w_comm = 1;  // bottom-level weights
   uint64_t seed = 1;                 // for TieBreak::Random
+  // A priority per node from elsewhere (the general policy's SEL logits), used instead of the
+  // bottom levels (ReadyPriority only; not with cpop), described in decision traces by
+  // priority_name. Empty: the bottom levels.
+  std::vector<double> priority = {};
+  std::string priority_name = {};
 };
 
 // Runs the list scheduler: assignment, planned schedule (Placement::planned) and the order nodes

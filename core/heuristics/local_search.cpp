@@ -37,6 +37,17 @@ class Mover {
     undoNode_.reserve(n_);
     undoDev_.reserve(n_);
     queue_.reserve(n_);
+    if (cfg.hints) {
+      if (cfg.hints->device_weight.size() == static_cast<size_t>(n_) * d_)
+        deviceWeight_ = cfg.hints->device_weight.data();
+      if (cfg.hints->node_weight.size() == static_cast<size_t>(n_)) {
+        nodeCumulative_.resize(n_);
+        double total = 0;
+        for (int v = 0; v < n_; ++v)
+          nodeCumulative_[v] = total += std::max(0.0, cfg.hints->node_weight[v]);
+        if (!(total > 0)) nodeCumulative_.clear();
+      }
+    }
   }
 
   void propose(Assignment& a) {
@@ -72,7 +83,28 @@ class Mover {
     const int in = c_.inDegree(v);
     return k < in ? c_.edgeSrc(c_.inBegin(v)[k]) : c_.edgeDst(c_.outBegin(v)[k - in]);
   }
-  int otherDevice(int dev) {
+  // A node to start a move from: uniform, or by the hints' node weights.
+  int pickNode() {
+    if (nodeCumulative_.empty()) return rng_.below(n_);
+    const double x = rng_.uniform() * nodeCumulative_.back();
+    const auto it = std::upper_bound(nodeCumulative_.begin(), nodeCumulative_.end(), x);
+    return std::min(n_ - 1, static_cast<int>(it - nodeCumulative_.begin()));
+  }
+  // A device for v other than its own `dev`: uniform, or by the hints' device weights of v.
+  int otherDevice(int v, int dev) {
+    if (deviceWeight_) {
+      const double* w = deviceWeight_ + static_cast<size_t>(v) * d_;
+      double total = 0;
+      for (int d = 0; d < d_; ++d)
+        if (d != dev) total += w[d];
+      if (total > 0) {
+        double x = rng_.uniform() * total;
+        for (int d = 0; d < d_; ++d) {
+          if (d == dev) continue;
+          if ((x -= w[d]) < 0) return d;
+        }
+      }
+    }
     int d = rng_.below(d_ - 1);
     return d >= dev ? d + 1 : d;
   }
@@ -89,12 +121,12 @@ class Mover {
   }
 
   void randomMove(Assignment& a) {
-    const int v = rng_.below(n_);
-    set(a, v, otherDevice(a[v]));
+    const int v = pickNode();
+    set(a, v, otherDevice(v, a[v]));
   }
   // v joins a neighbour (predecessor or successor) that sits on another device.
   bool neighbourMove(Assignment& a) {
-    const int v = rng_.below(n_);
+    const int v = pickNode();
     const int dev = neighbourDevice(a, v);
     if (dev < 0) return false;
     set(a, v, dev);
@@ -104,10 +136,10 @@ class Mover {
   // random node) moves together, to a neighbour's device if the seed has one elsewhere. Single
   // moves rarely pay off when transfers are costly: moving one node out of a chain adds two.
   bool clusterMove(Assignment& a) {
-    const int v = rng_.below(n_);
+    const int v = pickNode();
     const int from = a[v];
     int to = neighbourDevice(a, v);
-    if (to < 0) to = otherDevice(from);
+    if (to < 0) to = otherDevice(v, from);
     const size_t limit = static_cast<size_t>(2 + rng_.below(maxCluster_ - 1));
     if (++stamp_ == 0) {
       std::fill(mark_.begin(), mark_.end(), 0);
@@ -152,6 +184,8 @@ class Mover {
   std::vector<int> undoNode_, undoDev_, queue_;
   std::vector<unsigned> mark_;
   unsigned stamp_ = 0;
+  const double* deviceWeight_ = nullptr;  // the hints' nodes x devices, or null
+  std::vector<double> nodeCumulative_;    // running sums of the hints' node weights, or empty
 };
 
 }  // namespace
@@ -167,6 +201,7 @@ Placement anneal(const PlaceContext& ctx, const Assignment& start, const AnnealC
 
   Simulator sim(c, ctx.sim);
   Rng rng(ctx.seed ^ 0x5eed5eed5eedULL);
+  Rng accept(seedFor(ctx.seed, 0, 0xacce97ULL));
   Mover mover(c, rng, cfg);
 
   auto cancelled = [&] { return ctx.cancel.cancelled(); };
@@ -192,6 +227,13 @@ Placement anneal(const PlaceContext& ctx, const Assignment& start, const AnnealC
     ctx.progress(Progress{done, budget, bestMs});
   };
 
+  // With a time limit each restart gets an equal share of what is left of it, and the clock is
+  // read every few evaluations (an evaluation takes microseconds).
+  const bool timed = cfg.time_ms > 0;
+  const auto began = Clock::now();
+  const auto limit = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double, std::milli>(cfg.time_ms));
+  constexpr long kClockEvery = 16;
   const bool canMove = c.devices() > 1;
   // Without noise a budget that cannot be spent usefully is not spent: a space no larger than
   // the budget is searched whole (a 3-node graph on 4 devices has 64 placements, and 10^12
@@ -218,7 +260,11 @@ Placement anneal(const PlaceContext& ctx, const Assignment& start, const AnnealC
           result.cancelled = true;
           break;
         }
-        const double ms = sim.makespan(cur, order);
+        if (timed && k % kClockEvery == 0 && Clock::now() - began >= limit) {
+          result.out_of_time = true;
+          break;
+        }
+        const double ms = sim.makespanUpTo(cur, bestMs, order);
         ++done;
         if (ms < bestMs) {
           bestMs = ms;
@@ -226,7 +272,7 @@ Placement anneal(const PlaceContext& ctx, const Assignment& start, const AnnealC
         }
         report(false);
       }
-      result.exhaustive = !result.cancelled;
+      result.exhaustive = !result.cancelled && done == total + 1;
       result.reached_lower_bound = atBound();
       result.evaluations = done;
       report(true);
@@ -247,16 +293,39 @@ Placement anneal(const PlaceContext& ctx, const Assignment& start, const AnnealC
     double factor = cfg.cooling;
     if (factor <= 0) factor = steps > 1 ? std::pow(1e-3, 1.0 / static_cast<double>(steps - 1)) : 1;
     double temp = t0;
+    const auto runBegan = Clock::now();
+    const auto runTime = (began + limit - runBegan) / (restarts - r);
+    bool outOfTime = false;
     for (long s = 0; s < steps; ++s) {
       if (cancelled()) {
         result.cancelled = true;
         break;
       }
+      if (timed && s % kClockEvery == 0) {
+        const auto now = Clock::now();
+        if (now - began >= limit) {
+          outOfTime = result.out_of_time = true;
+          break;
+        }
+        if (now - runBegan >= runTime) break;
+        if (cfg.cooling <= 0) {
+          // Cool by whichever is further along, the run's time or its evaluations.
+          const double byTime = std::chrono::duration<double>(now - runBegan) /
+                                std::chrono::duration<double>(runTime);
+          const double bySteps = static_cast<double>(s) / static_cast<double>(steps);
+          temp = t0 * std::pow(1e-3, std::clamp(std::max(byTime, bySteps), 0.0, 1.0));
+        }
+      }
       mover.propose(cur);
-      const double ms = sim.makespan(cur, order);
+      // Metropolis: a move that lengthens the makespan by delta is taken when u < exp(-delta /
+      // temp), i.e. when the makespan is below curMs - temp * ln(u). Drawing u first turns that
+      // into a cutoff, and the simulator stops a rejected move as soon as it is sure to exceed
+      // it. u comes from its own stream so the moves do not depend on which moves were taken.
+      const double u = accept.uniform();
+      const double cutoff = temp > 0 && u > 0 ? curMs - temp * std::log(u) : curMs;
+      const double ms = sim.makespanUpTo(cur, cutoff, order);
       ++done;
-      const double delta = ms - curMs;
-      if (delta <= 0 || (temp > 0 && rng.uniform() < std::exp(-delta / temp))) {
+      if (ms <= cutoff) {
         curMs = ms;
         if (ms < bestMs) {
           bestMs = ms;
@@ -269,9 +338,10 @@ Placement anneal(const PlaceContext& ctx, const Assignment& start, const AnnealC
       } else {
         mover.undo(cur);
       }
-      temp *= factor;
+      if (!timed || cfg.cooling > 0) temp *= factor;
       report(false);
     }
+    if (outOfTime) break;
   }
   result.evaluations = done;
   report(true);
@@ -325,7 +395,7 @@ class LocalSearch : public Method {
     return "Simulated annealing over assignments with the simulator as judge, from a start "
            "(a list schedule unless the start parameter names another): moves a node to another "
            "device, swaps two nodes, or moves a node onto a neighbour's device; uses exactly "
-           "--budget evaluations";
+           "--budget evaluations, or fewer where time_ms runs out first";
   }
   bool isSearch() const override { return true; }
   std::vector<ParamSpec> params() const override {
@@ -380,6 +450,14 @@ class LocalSearch : public Method {
          1,
          {},
          "Probability of swapping two nodes' devices (the rest: a node to a random device)"},
+        {"time_ms",
+         ParamSpec::Type::Number,
+         "0",
+         0,
+         3600000,
+         {},
+         "Wall time for the search, besides --budget: it stops at whichever comes first; 0: the "
+         "budget only (the result then depends on the seed alone)"},
     };
   }
   Placement place(const PlaceContext& ctx, const Params& params) const override {
@@ -391,6 +469,7 @@ class LocalSearch : public Method {
     cfg.p_cluster = params.number("p_cluster");
     cfg.max_cluster = static_cast<int>(params.integer("max_cluster"));
     cfg.p_swap = params.number("p_swap");
+    cfg.time_ms = params.number("time_ms");
     if (cfg.p_neighbour + cfg.p_cluster + cfg.p_swap > 1 + 1e-12)
       throw InputError("", "--param p_swap", "p_neighbour + p_cluster + p_swap must be at most 1");
     Placement start;

@@ -78,7 +78,8 @@ struct Placement {
   // best reached the lower bound, which no placement beats.
   bool exhaustive = false;
   bool reached_lower_bound = false;
-  DecisionTrace decisions;  // when PlaceContext::decisions asked for them
+  bool out_of_time = false;  // stopped by its own time limit (a time_ms parameter) first
+  DecisionTrace decisions;   // when PlaceContext::decisions asked for them
 };
 
 class Method {
@@ -102,6 +103,10 @@ std::vector<int> executionOrder(const Placement& p);
 
 // Every registered method, in the order the CLI lists them.
 const std::vector<std::unique_ptr<Method>>& methods();
+// Adds a method that another part of the program provides (the general policy, whose network
+// the core does not link), or replaces the one of the same name. Call it at start-up, before any
+// thread lists or runs methods: the list is not guarded once running.
+void registerMethod(std::unique_ptr<Method> method);
 // Throws InputError naming the known methods if `name` is unknown.
 const Method& findMethod(const std::string& name);
 

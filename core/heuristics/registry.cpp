@@ -4,8 +4,10 @@
 
 namespace doppler {
 
-const std::vector<std::unique_ptr<Method>>& methods() {
-  static const std::vector<std::unique_ptr<Method>> all = [] {
+namespace {
+
+std::vector<std::unique_ptr<Method>>& registry() {
+  static std::vector<std::unique_ptr<Method>> all = [] {
     std::vector<std::unique_ptr<Method>> v;
     v.push_back(builtin::criticalPath());
     v.push_back(builtin::heft());
@@ -19,6 +21,22 @@ const std::vector<std::unique_ptr<Method>>& methods() {
     return v;
   }();
   return all;
+}
+
+}  // namespace
+
+const std::vector<std::unique_ptr<Method>>& methods() {
+  return registry();
+}
+
+void registerMethod(std::unique_ptr<Method> method) {
+  auto& all = registry();
+  for (auto& m : all)
+    if (m->name() == method->name()) {
+      m = std::move(method);
+      return;
+    }
+  all.push_back(std::move(method));
 }
 
 const Method& findMethod(const std::string& name) {

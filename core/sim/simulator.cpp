@@ -129,7 +129,7 @@ void Simulator::drawNoise() {
 // overtake one that was ready earlier. So popping nodes globally by (ready time, index) and
 // starting each at max(ready, device free) reproduces the work-conserving event simulation
 // exactly, with one heap of ready nodes and no per-event allocation.
-template <bool Noise, bool Record>
+template <bool Noise, bool Record, bool Cut>
 double Simulator::runReference(const Assignment& a) {
   const CostTable& c = costs_;
   const int n = c.nodes();
@@ -156,6 +156,11 @@ double Simulator::runReference(const Assignment& a) {
     const double f = s + dur;
     devFree[d] = f;
     if (f > makespan) makespan = f;
+    if constexpr (Cut) {
+      // Noise scales each duration, so the noiseless tails bound nothing under it.
+      const double atLeast = Noise ? f : f + tail_[v];
+      if (atLeast > cutoff_) return atLeast;
+    }
     if constexpr (Record) {
       start_[v] = s;
       finish_[v] = f;
@@ -450,6 +455,48 @@ double Simulator::simulate(const Assignment& a, std::span<const int> order, bool
 
 double Simulator::makespan(const Assignment& a, std::span<const int> order) {
   return simulate(a, order, false);
+}
+
+void Simulator::prepareTails() {
+  const CostTable& c = costs_;
+  const int n = c.nodes(), D = c.devices();
+  tail_.assign(n, 0.0);
+  // Node indices are not topological, so walk a reverse topological order (Kahn on out-degree).
+  std::vector<int> left(n), stack;
+  for (int v = 0; v < n; ++v) {
+    left[v] = static_cast<int>(c.outEnd(v) - c.outBegin(v));
+    if (left[v] == 0) stack.push_back(v);
+  }
+  std::vector<double> fastest(n);
+  for (int v = 0; v < n; ++v) {
+    double m = c.compute(v, 0);
+    for (int d = 1; d < D; ++d) m = std::min(m, c.compute(v, d));
+    fastest[v] = m;
+  }
+  while (!stack.empty()) {
+    const int w = stack.back();
+    stack.pop_back();
+    const double through = fastest[w] + tail_[w];
+    for (const int* e = c.inBegin(w); e != c.inBegin(w) + c.inDegree(w); ++e) {
+      const int u = c.edgeSrc(*e);
+      tail_[u] = std::max(tail_[u], through);
+      if (--left[u] == 0) stack.push_back(u);
+    }
+  }
+}
+
+double Simulator::makespanUpTo(const Assignment& a, double cutoff, std::span<const int> order) {
+  const bool fast = opts_.model == CostModel::Reference && !opts_.event_loop &&
+                    opts_.discipline == Discipline::Fifo;
+  if (!fast) return simulate(a, order, false);
+  assert(static_cast<int>(a.size()) == costs_.nodes());
+  if (tail_.size() != static_cast<size_t>(costs_.nodes())) prepareTails();
+  cutoff_ = cutoff;
+  if (opts_.noise > 0) {
+    drawNoise();
+    return runReference<true, false, true>(a);
+  }
+  return runReference<false, false, true>(a);
 }
 
 SimResult Simulator::run(const Assignment& a, std::span<const int> order) {

@@ -48,6 +48,13 @@ class Simulator {
   // sequence, an order in which a device's next node can never become ready throws InputError
   // (field "order"); findSequenceDeadlock finds such a node beforehand.
   double makespan(const Assignment& a, std::span<const int> order = {});
+  // The makespan if it is at most `cutoff`; otherwise some value above `cutoff`, returned as soon
+  // as the partial schedule proves the makespan exceeds it (a node's finish plus the shortest
+  // compute chain still to follow it). A search that only needs to know whether a candidate
+  // beats a threshold rejects most candidates part-way through. Same state and noise draws as
+  // makespan(), so a search's seeded results do not depend on which it calls. The early stop
+  // is in the reference model's fifo path; the other paths simulate in full.
+  double makespanUpTo(const Assignment& a, double cutoff, std::span<const int> order = {});
   // Full result: per-node and per-transfer spans, utilisation, idle gaps.
   SimResult run(const Assignment& a, std::span<const int> order = {});
 
@@ -55,12 +62,13 @@ class Simulator {
   const SimOptions& options() const { return opts_; }
 
  private:
-  template <bool Noise, bool Record>
+  template <bool Noise, bool Record, bool Cut = false>
   double runReference(const Assignment& a);
   template <bool Noise, bool Record>
   double runSequence(const Assignment& a);
   double runEvents(const Assignment& a, bool record);
   double simulate(const Assignment& a, std::span<const int> order, bool record);
+  void prepareTails();
   void prepareOrder(const Assignment& a, std::span<const int> order);
   [[noreturn]] void throwDeadlock(const Assignment& a, int node) const;
   void drawNoise();
@@ -73,6 +81,10 @@ class Simulator {
   static constexpr int kNoiseTableBits = 12;
   std::vector<double> noiseTable_;
   std::vector<double> ready_, start_, finish_, devFree_, nodeNoise_, edgeNoise_;
+  // makespanUpTo: the cutoff of the current call, and each node's tail (the longest chain of
+  // its descendants' fastest computes, transfers free), built on first use.
+  double cutoff_ = 0;
+  std::vector<double> tail_;
   std::vector<int> pending_, order_;
   std::vector<TransferSpan> transfers_;
   struct HeapItem {

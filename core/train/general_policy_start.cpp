@@ -1,38 +1,13 @@
 #include "core/train/general_policy_start.h"
 
 #include <memory>
-#include <mutex>
-#include <utility>
 
 #include "core/heuristics/search_start.h"
 #include "core/policy/features.h"
 #include "core/policy/rollout.h"
-#include "core/train/loaded_policy.h"
+#include "core/train/shared_policy.h"
 
 namespace doppler::train {
-
-namespace {
-
-// The checkpoint, loaded on first use. Searches may run on any thread (the studio's placement
-// worker, a benchmark's threads), so loading and the network's forward pass are serialised; the
-// decisions and the search itself run unlocked.
-class SharedPolicy {
- public:
-  explicit SharedPolicy(std::string checkpoint) : checkpoint_(std::move(checkpoint)) {}
-
-  policy::PolicyScores scores(const policy::GraphFeatures& features) {
-    std::lock_guard lock(mutex_);
-    if (!policy_) policy_ = openPolicy(checkpoint_);
-    return policy_->scores(features);
-  }
-
- private:
-  const std::string checkpoint_;
-  std::mutex mutex_;
-  std::unique_ptr<LoadedPolicy> policy_;
-};
-
-}  // namespace
 
 void registerGeneralPolicyStart(const std::string& checkpoint) {
   auto shared = std::make_shared<SharedPolicy>(checkpoint);

@@ -211,7 +211,7 @@ TEST_F(Demo, ShowsCriticalPathWithTheEarliestJoinRule) {
 }
 
 // And a column of the shipped general policy (its exported weights, no LibTorch): the makespan
-// `place --method doppler` gives.
+// `place --method doppler` gives with the demo's budget and no time limit.
 TEST_F(Demo, ShowsTheShippedGeneralPolicy) {
   const Result r = run("demo --budget 1 --json --no-shipped");
   ASSERT_EQ(r.status, 0) << r.err;
@@ -220,7 +220,8 @@ TEST_F(Demo, ShowsTheShippedGeneralPolicy) {
   ASSERT_TRUE(block["makespan_us"].contains("doppler (general policy)")) << block.dump();
   ASSERT_EQ(run("graph generate llama-block --out " + path("block.json")).status, 0);
   const Result p = run("place --graph " + path("block.json") +
-                       " --devices 4xP100-PCIe -m doppler --json --no-record");
+                       " --devices 4xP100-PCIe -m doppler -p time_ms=0 --budget 1 --json "
+                       "--no-record");
   ASSERT_EQ(p.status, 0) << p.err;
   EXPECT_DOUBLE_EQ(block["makespan_us"]["doppler (general policy)"].get<double>(),
                    json::parse(p.out)["makespan_us"].get<double>());

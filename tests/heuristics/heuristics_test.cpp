@@ -459,6 +459,23 @@ TEST(Methods, RandomUsesEveryDeviceAndTheSeed) {
   for (int k : count) EXPECT_GT(k, 0);
 }
 
+// A priority given from elsewhere (the general policy's SEL logits, for its hybrid decode)
+// replaces the bottom levels: of two independent nodes on one device, the higher goes first,
+// and a decision trace names the priority.
+TEST(ListScheduler, AGivenPriorityReplacesTheBottomLevels) {
+  auto g = testing::fixedGraph({{"a", 30}, {"b", 10}}, {});
+  CostTable c(g, DeviceSet::uniform(1));
+  ListConfig lc;
+  EXPECT_EQ(listSchedule(c, lc).order, (std::vector<int>{0, 1}));  // a's bottom level is larger
+  lc.priority = {1.0, 2.0};
+  lc.priority_name = "SEL logit";
+  DecisionControl record{true, {}, nullptr};
+  const Placement p = listSchedule(c, lc, &record);
+  EXPECT_EQ(p.order, (std::vector<int>{1, 0}));
+  EXPECT_EQ(p.decisions.node_score, "SEL logit");
+  EXPECT_DOUBLE_EQ(p.decisions.steps[0].ready[1].score, 2.0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Local search
 
@@ -536,6 +553,56 @@ TEST(LocalSearch, AnExhaustibleSpaceIsSearchedWholeAndTheBoundStopsTheSearch) {
   EXPECT_TRUE(q.reached_lower_bound);
   EXPECT_LT(q.evaluations, 1'000'000);
   EXPECT_DOUBLE_EQ(Simulator(cc).makespan(q.assignment), 240.0);
+}
+
+// A time limit stops a search whose budget would run for days; what it returns is still never
+// worse than its start.
+TEST(LocalSearch, ATimeLimitStopsItNeverWorseThanItsStart) {
+  DataflowGraph g = searchGraph();
+  CostTable c(g, DeviceSet::uniform(4));
+  Simulator sim(c);
+  const double startMs = sim.makespan(run("critical-path", c).assignment);
+  const Placement p = run("local-search", c, {{"time_ms", "1"}}, 3, 1'000'000'000'000L);
+  EXPECT_LT(p.evaluations, 1'000'000'000'000L);
+  EXPECT_GT(p.evaluations, 0);
+  EXPECT_FALSE(p.cancelled);
+  EXPECT_LE(sim.makespan(p.assignment), startMs);
+}
+
+// Guided moves go where the hints send them: with every node's weight on device 3 and only
+// single-node moves, every node the search moved is on device 3; with node weights on one node,
+// only that node moves.
+TEST(LocalSearch, GuidedMovesFollowTheHints) {
+  DataflowGraph g = searchGraph();
+  CostTable c(g, DeviceSet::uniform(4));
+  const int n = c.nodes();
+  const Assignment start(n, 0);
+  PlaceContext ctx = makeContext(c);
+  ctx.budget = 400;
+  AnnealConfig cfg;
+  cfg.p_neighbour = cfg.p_cluster = cfg.p_swap = 0;
+  cfg.t0 = 10;  // hot: most moves are taken, so many nodes move
+  MoveHints hints;
+  hints.device_weight.assign(static_cast<size_t>(n) * 4, 0.0);
+  for (int v = 0; v < n; ++v) hints.device_weight[static_cast<size_t>(v) * 4 + 3] = 1;
+  cfg.hints = &hints;
+  const Placement p = anneal(ctx, start, cfg);
+  int moved = 0;
+  for (int v = 0; v < n; ++v)
+    if (p.assignment[v] != 0) {
+      ++moved;
+      EXPECT_EQ(p.assignment[v], 3) << "node " << v;
+    }
+  EXPECT_GT(moved, 0);
+  hints.device_weight.clear();
+  hints.node_weight.assign(n, 0.0);
+  hints.node_weight[5] = 1;
+  const Placement q = anneal(ctx, start, cfg);
+  for (int v = 0; v < n; ++v) {
+    if (v != 5) {
+      EXPECT_EQ(q.assignment[v], 0) << "node " << v;
+    }
+  }
 }
 
 TEST(LocalSearch, ReportsProgressAndHonoursCancellation) {

@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "core/common/input_error.h"
 #include "core/graph/device_set.h"
+#include "core/graph/generators.h"
 #include "core/sim/lower_bound.h"
 #include "tests/support/graphs.h"
 
@@ -119,6 +122,41 @@ TEST(Simulator, NoiseIsSeededAndReproducible) {
   EXPECT_NE(m1, Simulator(c).makespan(a));
   o.noise = -1;
   EXPECT_THROW(Simulator(c, o), InputError);
+}
+
+// makespanUpTo is the makespan wherever that is at most the cutoff, and otherwise a value above
+// the cutoff and no larger than the makespan (it stops part-way); with noise it draws what
+// makespan draws, so two simulators seeded alike stay in step whichever they call.
+TEST(Simulator, MakespanUpToIsExactBelowTheCutoffAndABoundAboveIt) {
+  const DataflowGraph g = generateGraph("llama-block");
+  const CostTable c(g, DeviceSet::uniform(4));
+  std::mt19937 rng(11);
+  for (const double noise : {0.0, 0.3}) {
+    SimOptions o;
+    o.noise = noise;
+    Simulator full(c, o), cut(c, o);
+    for (int k = 0; k < 40; ++k) {
+      Assignment a(c.nodes());
+      for (int& d : a) d = static_cast<int>(rng() % 4);
+      for (const double f : {0.5, 0.99, 1.0, 1.01, 2.0}) {
+        const double ms = full.makespan(a);
+        const double cutoff = ms * f;
+        const double r = cut.makespanUpTo(a, cutoff);
+        if (ms <= cutoff) {
+          EXPECT_DOUBLE_EQ(r, ms) << "noise " << noise << ", cutoff x" << f;
+        } else {
+          EXPECT_GT(r, cutoff) << "noise " << noise << ", cutoff x" << f;
+          EXPECT_LE(r, ms) << "noise " << noise << ", cutoff x" << f;
+        }
+      }
+    }
+  }
+  // Paths without the early stop simulate in full.
+  SimOptions seq;
+  seq.discipline = Discipline::Sequence;
+  Simulator a(c, seq), b(c, seq);
+  const Assignment all0(c.nodes(), 0);
+  EXPECT_DOUBLE_EQ(a.makespanUpTo(all0, 0), b.makespan(all0));
 }
 
 TEST(Simulator, ValidateAssignmentNamesTheProblem) {

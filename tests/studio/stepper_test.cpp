@@ -237,8 +237,9 @@ class StepperTest : public QObject {
     QCOMPARE(session()->steps(), w_->document()->graph()->nodeCount());
   }
 
-  // The tuner's general policy (not a registry method) while the stepper follows the tuner: the
-  // stepper steps through the policy's greedy episode, whose placement is the tuner's.
+  // The tuner's general policy while the stepper follows the tuner: with decode=greedy the
+  // stepper steps through the tuner's own placement; with the default search, which has no one
+  // sequence of decisions, through the greedy episode, and its label says so.
   void followsTheTunersGeneralPolicy() {
     auto* method = w_->findChild<QComboBox*>(QStringLiteral("method"));
     QVERIFY(method);
@@ -246,9 +247,17 @@ class StepperTest : public QObject {
     QVERIFY(i >= 0);
     method->setCurrentIndex(i);
     QVERIFY(w_->jobs()->waitIdle(120000));
-    QVERIFY(w_->jobs()->waitIdle(120000));
     QCOMPARE(w_->document()->snapshot()->settings.method, std::string("doppler"));
-    QCOMPARE(session()->source().kind, StepperSource::Kind::Policy);
+    QCOMPARE(session()->source().kind, StepperSource::Kind::Heuristic);
+    QVERIFY(session()->source().label.contains(QStringLiteral("decode=greedy")));
+    QVERIFY(session()->source().label.contains(QStringLiteral("decode=search")));
+    QCOMPARE(session()->steps(), w_->document()->graph()->nodeCount());
+    auto* decode = w_->findChild<QComboBox*>(QStringLiteral("param_decode"));
+    QVERIFY(decode);
+    decode->setCurrentIndex(decode->findText(QStringLiteral("greedy")));
+    QVERIFY(w_->jobs()->waitIdle(120000));
+    QVERIFY(w_->jobs()->waitIdle(120000));
+    QCOMPARE(w_->document()->snapshot()->resolved_params.at("decode"), std::string("greedy"));
     QCOMPARE(session()->steps(), w_->document()->graph()->nodeCount());
     QCOMPARE(session()->branch().assignment, w_->document()->snapshot()->assignment);
   }

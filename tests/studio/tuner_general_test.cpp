@@ -1,23 +1,22 @@
 // The shipped general policy in the heuristic tuner (offscreen), as a user picks it: method
-// "doppler (general policy)" places the demo graph on the placement slot, and the result is what
-// `doppler place --method doppler` and `doppler eval` print for the same graph, devices, samples,
-// seed, cost model and discipline; it shows like any method's (delta, history, toolbar, timing).
-// Where the build has no LibTorch the method is not listed at all.
+// "doppler" is a registered method like any other (core/train/doppler_method.h), listed in the
+// tuner and the toolbar where the shipped weights exist, placed through the same path as every
+// search, and the result is what `doppler place --method doppler` prints for the same graph,
+// devices, parameters, seed, cost model and discipline; it shows like any method's (delta,
+// history, toolbar, timing).
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
-#include <QProcess>
-#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
-#include "app/studio/document/placement_compute.h"
 #include "app/studio/document/studio_document.h"
 #include "app/studio/jobs/job_runner.h"
 #include "app/studio/window/main_window.h"
 #include "core/graph/graph_io.h"
-#include "core/train/torch_module.h"
+#include "core/train/doppler_method.h"
 #include "tests/studio/studio_test_support.h"
 #include "views/common/theme.h"
 #include "views/tuner/settings_history_chart.h"
@@ -43,7 +42,7 @@ class TunerGeneralTest : public QObject {
   // Picks the general policy in the tuner's method list, as a user does, and waits for it.
   bool chooseGeneralPolicy() {
     auto* method = find<QComboBox>("method");
-    const int i = method->findData(QString::fromLatin1(kGeneralPolicyMethod));
+    const int i = method->findData(QString::fromLatin1(train::kDopplerMethod));
     if (i < 0) return false;
     method->setCurrentIndex(i);
     return w_->jobs()->waitIdle(120000);
@@ -72,74 +71,81 @@ class TunerGeneralTest : public QObject {
     w_ = nullptr;
   }
 
-  // Listed in the tuner and the toolbar exactly where the build can run it.
-  void listedOnlyWhereThePolicyCanRun() {
+  // Listed in the tuner and the toolbar exactly where the shipped weights exist, as a registered
+  // method: a bare tuner lists it too.
+  void listedWhereTheWeightsExist() {
     const QString general = shippedGeneralPolicyPath();
-    const QString id = QString::fromLatin1(kGeneralPolicyMethod);
+    const QString id = QString::fromLatin1(train::kDopplerMethod);
     QCOMPARE(w_->docks()->tuner()->hasMethod(id), !general.isEmpty());
     QCOMPARE(find<QComboBox>("toolbarMethod")->findText(id) >= 0, !general.isEmpty());
     QCOMPARE(w_->document()->generalPolicy(), general);
-    // The heuristic registry has no such method: a tuner nobody offers the policy to lacks it.
     TunerWidget bare;
-    QVERIFY(!bare.hasMethod(id));
+    QCOMPARE(bare.hasMethod(id), !general.isEmpty());
     // Placing needs the exported weights only, so every build offers it (the repository has them).
     QVERIFY(general.endsWith(QStringLiteral("policies/general.weights")));
   }
 
-  // Selecting it places the demo graph at once as `doppler place --method doppler` does, and the
-  // result shows like any method's.
+  // Selecting it searches from the policy's starts as `doppler place --method doppler` does
+  // (without a time limit, so both are the seed's alone), on the search slot with its budget, and
+  // the result shows like any method's.
   void selectingItPlacesAsPlaceMethodDoppler() {
     if (shippedGeneralPolicyPath().isEmpty())
       QSKIP("resources/data/policies/general.weights is missing");
     const SnapshotPtr before = w_->document()->snapshot();
     const int points = w_->docks()->history()->pointCount();
     QVERIFY(chooseGeneralPolicy());
+    QCOMPARE(w_->document()->snapshot()->resolved_params.at("decode"), std::string("search"));
+    auto* time = find<QDoubleSpinBox>("param_time_ms");
+    QVERIFY(time);
+    time->setValue(0);
+    QVERIFY(find<QSpinBox>("budget")->isEnabled());  // a search
+    find<QSpinBox>("budget")->setValue(300);
+    QVERIFY(w_->jobs()->waitIdle(120000));
     const SnapshotPtr s = w_->document()->snapshot();
     QVERIFY(s && s != before);
-    QCOMPARE(s->settings.method, std::string(kGeneralPolicyMethod));
-    QCOMPARE(s->resolved_params.at("samples"), std::string("1"));
-    QCOMPARE(s->evaluations, 1L);
-    QVERIFY(sameAsCli(*s, cli({"place", "--method", "doppler"})));
-    // Against the heuristic shown before, in the tuner, the history chart and the toolbar.
-    QVERIFY(s->previous_makespan_us && *s->previous_makespan_us == before->makespan());
+    QCOMPARE(s->settings.method, std::string(train::kDopplerMethod));
+    QCOMPARE(s->resolved_params.at("time_ms"), std::string("0"));
+    QCOMPARE(s->evaluations, 300L);
+    QVERIFY(sameAsCli(
+        *s, cli({"place", "--method", "doppler", "--param", "time_ms=0", "--budget", "300"})));
+    QVERIFY(s->previous_makespan_us);
     QCOMPARE(w_->docks()->tuner()->makespanText(), formatDuration(s->makespan()));
-    QCOMPARE(w_->docks()->history()->pointCount(), points + 1);
+    QVERIFY(w_->docks()->history()->pointCount() > points);
     QCOMPARE(find<QComboBox>("toolbarMethod")->currentText(), QStringLiteral("doppler"));
-    QVERIFY(find<QLabel>("timing")->text().contains(QStringLiteral("best of 1")));
     QVERIFY(!find<QLabel>("error")->isVisible());
-    QVERIFY(!find<QSpinBox>("budget")->isEnabled());  // not a search
   }
 
-  // Samples, seed, cost model and discipline from the tuner are `doppler eval`'s options; a new
-  // device set is placed at once too.
-  void samplesSeedAndSimulationSettingsAsEval() {
+  // The decodes, seed, cost model and discipline from the tuner are `doppler place`'s options; a
+  // new device set is placed at once too.
+  void decodesSeedAndSimulationSettingsAsPlace() {
     if (shippedGeneralPolicyPath().isEmpty())
       QSKIP("resources/data/policies/general.weights is missing");
     QVERIFY(chooseGeneralPolicy());
-    auto* samples = find<QSpinBox>("param_samples");
-    QVERIFY(samples);
-    samples->setValue(8);
+    auto* decode = find<QComboBox>("param_decode");
+    QVERIFY(decode);
+    decode->setCurrentIndex(decode->findText(QStringLiteral("sample")));
+    find<QSpinBox>("param_samples")->setValue(8);
     find<QSpinBox>("seed")->setValue(7);
     find<QComboBox>("costModel")->setCurrentIndex(1);   // links
     find<QComboBox>("discipline")->setCurrentIndex(1);  // priority
     QVERIFY(w_->jobs()->waitIdle(120000));
     SnapshotPtr s = w_->document()->snapshot();
-    QCOMPARE(s->evaluations, 8L);
+    QCOMPARE(s->resolved_params.at("decode"), std::string("sample"));
     QCOMPARE(s->settings.seed, uint64_t(7));
     QCOMPARE(s->settings.cost_model, CostModel::Links);
     QCOMPARE(s->settings.discipline, Discipline::Priority);
-    QVERIFY(sameAsCli(*s, cli({"eval", "--samples", "8", "--seed", "7", "--cost-model", "links",
-                               "--discipline", "priority"})));
-    QVERIFY(find<QLabel>("timing")->text().contains(QStringLiteral("best of 8")));
+    const QStringList args = {"place",   "--method",     "doppler", "--param", "decode=sample",
+                              "--param", "samples=8",    "--seed",  "7",       "--cost-model",
+                              "links",   "--discipline", "priority"};
+    QVERIFY(sameAsCli(*s, cli(args)));
 
     auto* devices = find<QComboBox>("toolbarDevices");
     devices->setCurrentIndex(devices->findData("8xV100-NVLink"));
     QVERIFY(w_->jobs()->waitIdle(120000));
     s = w_->document()->snapshot();
     QCOMPARE(s->devices->size(), 8);
-    QCOMPARE(s->settings.method, std::string(kGeneralPolicyMethod));
-    QVERIFY(sameAsCli(*s, cli({"eval", "--samples", "8", "--seed", "7", "--cost-model", "links",
-                               "--discipline", "priority"})));
+    QCOMPARE(s->settings.method, std::string(train::kDopplerMethod));
+    QVERIFY(sameAsCli(*s, cli(args)));
   }
 
   // Local search offers the policy's placement as its start where the policy can run, and the
@@ -172,19 +178,6 @@ class TunerGeneralTest : public QObject {
     QCOMPARE(*s->start_makespan_us, placed["start_makespan_us"].get<double>());
     QVERIFY(find<QLabel>("timing")->text().contains(formatDuration(*s->start_makespan_us)));
     QVERIFY(!find<QLabel>("error")->isVisible());
-  }
-
-  // Without a checkpoint the method places nothing and says why; the placement shown stays.
-  void withoutThePolicyItReportsInsteadOfPlacing() {
-    if (shippedGeneralPolicyPath().isEmpty())
-      QSKIP("resources/data/policies/general.weights is missing");
-    const SnapshotPtr before = w_->document()->snapshot();
-    w_->document()->setGeneralPolicy({});
-    QSignalSpy failed(w_->document(), &StudioDocument::computeFailed);
-    QVERIFY(chooseGeneralPolicy());
-    QCOMPARE(failed.count(), 1);
-    QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("general.weights")));
-    QCOMPARE(w_->document()->snapshot(), before);
   }
 };
 

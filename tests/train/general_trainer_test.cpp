@@ -89,26 +89,63 @@ TEST_F(GeneralTraining, AWorkerWithoutItsGroupFailsWithOneLine) {
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
 }
 
-// The shipped general policy places any graph at once: `place --method doppler` and `eval`
-// without --policy use it.
+// The shipped general policy places any graph at once: `place --method doppler -p
+// decode=greedy` and `eval` without --policy take the same greedy episode.
 TEST_F(GeneralTraining, TheShippedPolicyPlacesWithoutTraining) {
   ASSERT_EQ(run("graph generate ffnn --out " + path("ffnn.json")).status, 0);
-  const auto placed = run("place -g " + path("ffnn.json") + " -d 4 -m doppler --json --no-record");
+  const auto placed =
+      run("place -g " + path("ffnn.json") + " -d 4 -m doppler -p decode=greedy --json --no-record");
   ASSERT_EQ(placed.status, 0) << placed.err;
   const json p = json::parse(placed.out);
   EXPECT_EQ(p["method"], "doppler");
   EXPECT_GT(p["makespan_us"].get<double>(), 0);
   EXPECT_GE(p["makespan_us"].get<double>(), p["lower_bound_us"].get<double>());
-  EXPECT_NE(p["params"]["policy"].get<std::string>().find("policies/general.weights"),
-            std::string::npos)
-      << p["params"];
-  EXPECT_TRUE(p["policy"]["general"].get<bool>());
+  EXPECT_EQ(p["params"]["decode"], "greedy");
   const auto evaluated = run("eval -g " + path("ffnn.json") + " -d 4 --json --no-record");
   ASSERT_EQ(evaluated.status, 0) << evaluated.err;
   EXPECT_EQ(json::parse(evaluated.out)["makespan_us"],
             p["makespan_us"]);  // the same greedy episode
+  EXPECT_EQ(json::parse(evaluated.out)["assignment"], p["assignment"]);
   expectBadInput("place -g " + path("ffnn.json") + " -d 4 -m doppler -p depth=2 --no-record",
-                 {"--param", "doppler"});
+                 {"--param depth", "decode"});
+}
+
+// `doppler` is a method like any other: listed with its parameters, placed through the same
+// path (the same JSON fields as local search), its default search never worse than the starts
+// it takes (the greedy episode, SEL's order with the join rule, critical-path with it), the
+// same for the same seed without a time limit, and the decodes that are one sequence of
+// decisions record and replay them.
+TEST_F(GeneralTraining, TheGeneralPolicyIsAMethodLikeAnyOther) {
+  const auto listed = run("methods");
+  ASSERT_EQ(listed.status, 0) << listed.err;
+  for (const char* word : {"doppler", "decode", "time_ms", "moves"})
+    EXPECT_NE(listed.out.find(word), std::string::npos) << word;
+  ASSERT_EQ(run("graph generate llama-block --out " + path("block.json")).status, 0);
+  const std::string place = "place -g " + path("block.json") + " -d 8 --json --no-record ";
+  auto makespan = [&](const std::string& args) {
+    const auto r = run(place + args);
+    EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+    return r.status == 0 ? json::parse(r.out) : json();
+  };
+  const json searched = makespan("-m doppler -p time_ms=0 --budget 400");
+  const json again = makespan("-m doppler -p time_ms=0 --budget 400");
+  const json ls = makespan("-m local-search --budget 400");
+  for (const auto& [key, value] : ls.items())
+    EXPECT_TRUE(searched.contains(key)) << "place -m doppler --json has no " << key;
+  EXPECT_EQ(searched["evaluations"], 400);
+  EXPECT_EQ(searched["stopped"], "budget");
+  EXPECT_EQ(searched["params"]["decode"], "search");
+  EXPECT_EQ(searched["assignment"], again["assignment"]);
+  const double ms = searched["makespan_us"].get<double>();
+  for (const std::string start : {"-m doppler -p decode=greedy", "-m doppler -p decode=hybrid",
+                                  "-m critical-path -p device_rule=earliest-join"})
+    EXPECT_LE(ms, makespan(start)["makespan_us"].get<double>()) << start;
+  const json hybrid = makespan("-m doppler -p decode=hybrid --decisions");
+  EXPECT_EQ(hybrid["decision_scores"]["node"], "SEL logit") << hybrid["decision_scores"];
+  const json greedy = makespan("-m doppler -p decode=greedy --decisions");
+  EXPECT_EQ(greedy["decision_scores"]["device"], "PLC probability");
+  EXPECT_EQ(greedy["decisions"].size(), greedy["assignment"].size());
+  expectBadInput(place + "-m doppler --decisions", {"decode=search", "decode=greedy"});
 }
 
 // Local search can start from the shipped policy's placement (`--param start=doppler`): with one
@@ -117,7 +154,7 @@ TEST_F(GeneralTraining, TheShippedPolicyPlacesWithoutTraining) {
 TEST_F(GeneralTraining, LocalSearchStartsFromTheShippedPolicy) {
   ASSERT_EQ(run("graph generate llama-block --out " + path("block.json")).status, 0);
   const std::string graph = "place -g " + path("block.json") + " -d 8 --json --no-record ";
-  const auto policy = run(graph + "-m doppler");
+  const auto policy = run(graph + "-m doppler -p decode=greedy");
   ASSERT_EQ(policy.status, 0) << policy.err;
   const json p = json::parse(policy.out);
   const auto start = run(graph + "-m local-search -p start=doppler --budget 1");

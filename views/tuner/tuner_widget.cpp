@@ -190,14 +190,6 @@ void TunerWidget::setDevicesSpec(const QString& spec) {
   quiet_ = false;
 }
 
-void TunerWidget::addMethod(const QString& id, const QString& label, const QString& description,
-                            std::vector<ParamSpec> params) {
-  if (hasMethod(id)) return;
-  extraMethods_[id.toStdString()] = {description.toStdString(), std::move(params)};
-  method_->addItem(label, id);
-  method_->setItemData(method_->count() - 1, description, Qt::ToolTipRole);
-}
-
 bool TunerWidget::hasMethod(const QString& id) const {
   return method_->findData(id) >= 0;
 }
@@ -209,17 +201,10 @@ std::string TunerWidget::currentMethod() const {
 void TunerWidget::rebuildParams() {
   while (paramsForm_->rowCount() > 0) paramsForm_->removeRow(0);
   paramEditors_.clear();
-  std::vector<ParamSpec> specs;
-  if (auto extra = extraMethods_.find(currentMethod()); extra != extraMethods_.end()) {
-    description_->setText(QString::fromStdString(extra->second.description));
-    budget_->setEnabled(false);
-    specs = extra->second.params;
-  } else {
-    const Method& m = findMethod(currentMethod());
-    description_->setText(QString::fromStdString(m.description()));
-    budget_->setEnabled(m.isSearch());
-    specs = m.params();
-  }
+  const Method& m = findMethod(currentMethod());
+  description_->setText(QString::fromStdString(m.description()));
+  budget_->setEnabled(m.isSearch());
+  const std::vector<ParamSpec> specs = m.params();
   rerun_->setEnabled(true);
   paramsBox_->setVisible(!specs.empty());
   for (const ParamSpec& p : specs) {
@@ -345,12 +330,7 @@ void TunerWidget::showSnapshot(const SnapshotPtr& snapshot) {
   if (s.planned_makespan_us)
     bound += tr(" · planned %1").arg(formatDuration(*s.planned_makespan_us));
   bound_->setText(bound);
-  if (extraMethods_.count(s.settings.method))
-    // A policy: one forward pass, `evaluations` episodes (the best kept) and the simulation.
-    timing_->setText(tr("placed by the policy (best of %1) and simulated in %2 ms")
-                         .arg(s.evaluations)
-                         .arg(s.compute_ms, 0, 'f', 2));
-  else if (s.evaluations > 0 && s.start_makespan_us)
+  if (s.evaluations > 0 && s.start_makespan_us)
     // A search: how far it moved from where it started (the start parameter).
     timing_->setText(tr("%1 evaluations in %2 ms, from %3")
                          .arg(s.evaluations)

@@ -27,11 +27,6 @@ class TunerWidget : public QWidget {
  public:
   explicit TunerWidget(QWidget* parent = nullptr);
 
-  // A method outside the heuristic registry (the shipped general policy, which needs the LibTorch
-  // module the views know nothing of): listed after the registry's as `label`, with its own
-  // parameters; settings() names it `id`. Never a search (the budget stays off).
-  void addMethod(const QString& id, const QString& label, const QString& description,
-                 std::vector<ParamSpec> params);
   bool hasMethod(const QString& id) const;
 
   PlacementSettings settings() const;
@@ -61,14 +56,9 @@ class TunerWidget : public QWidget {
   void emitChanged();
   void resetDefaults();
 
-  struct ExtraMethod {
-    std::string description;
-    std::vector<ParamSpec> params;
-  };
   std::string currentMethod() const;
 
   bool quiet_ = false;
-  std::map<std::string, ExtraMethod> extraMethods_;  // by id (addMethod)
   QComboBox* method_;
   QLabel* description_;
   QGroupBox* paramsBox_;

@@ -1,17 +1,11 @@
 #include "app/studio/document/placement_compute.h"
 
 #include <chrono>
-#include <map>
-#include <mutex>
 
 #include "core/common/input_error.h"
 #include "core/graph/coarsening.h"
 #include "core/graph/device_matching.h"
-#include "core/policy/features.h"
 #include "core/sim/lower_bound.h"
-#include "core/train/evaluation.h"
-#include "core/train/loaded_policy.h"
-#include "core/train/torch_module.h"
 #include "views/models/schedule_events.h"
 #include "views/timeline/timeline_data.h"
 
@@ -78,7 +72,15 @@ views::SnapshotPtr computePlacement(const PlacementInputs& in, const views::Plac
   request.settings = s;
   request.progress = std::move(progress);
   request.cancel = cancel;
-  PlaceOutcome outcome = placeAndSimulate(request);
+  PlaceOutcome outcome = [&] {
+    try {
+      return placeAndSimulate(request);
+    } catch (const InputError& e) {
+      // A method's refusal of the graph itself (the general policy's: too deep for it).
+      if (e.file().empty() && e.where() == "graph") throw e.inFile(in.graph->name);
+      throw;
+    }
+  }();
 
   auto out = std::make_shared<views::PlacementSnapshot>();
   out->sim = std::move(outcome.sim);
@@ -97,81 +99,6 @@ views::SnapshotPtr computePlacement(const PlacementInputs& in, const views::Plac
   out->cancelled = outcome.placement.cancelled;
   compareWithPrevious(*out, in, previous);
   out->compute_ms = outcome.compute_ms;
-  prepareViews(*out);
-  return out;
-}
-
-std::vector<ParamSpec> generalPolicyParams() {
-  return {{"samples",
-           ParamSpec::Type::Integer,
-           "1",
-           1,
-           1000,
-           {},
-           "Best of K placements: the greedy one and K-1 sampled with the seed (doppler eval "
-           "--samples)"}};
-}
-
-std::string generalPolicyDescription() {
-  return "The shipped general policy: a network trained across many graphs places this one "
-         "without training, in milliseconds (doppler place --method doppler).";
-}
-
-namespace {
-
-// The checkpoints loaded so far, for the life of the process: loading LibTorch and a checkpoint
-// takes far longer than placing. The lock also keeps one forward pass at a time per checkpoint.
-std::mutex policiesMutex;
-std::map<std::string, std::shared_ptr<const train::LoadedPolicy>>& loadedPolicies() {
-  static std::map<std::string, std::shared_ptr<const train::LoadedPolicy>> policies;
-  return policies;
-}
-
-}  // namespace
-
-views::SnapshotPtr computePolicyPlacement(const PlacementInputs& in,
-                                          const views::PlacementSettings& s,
-                                          const std::string& checkpoint,
-                                          const views::PlacementSnapshot* previous) {
-  const Params params(generalPolicyParams(), s.params);  // before loading: a typo fails fast
-  const int samples = static_cast<int>(params.integer("samples"));
-  std::lock_guard lock(policiesMutex);
-  std::shared_ptr<const train::LoadedPolicy>& policy = loadedPolicies()[checkpoint];
-  if (!policy) policy = train::openPolicy(checkpoint);
-
-  const auto start = std::chrono::steady_clock::now();
-  const CostTable& costs = *in.costs;
-  // As runEval: the best sample is chosen under fifo, and the reported one is then simulated under
-  // the discipline, following the episode's order.
-  SimOptions chosen;
-  chosen.model = s.cost_model;
-  const policy::GraphFeatures features = [&] {
-    try {
-      return policy::graphFeatures(costs);
-    } catch (const InputError& e) {
-      throw e.inFile(in.graph->name);  // too deep for the policy: say which graph
-    }
-  }();
-  const policy::PolicyScores scores = policy->scores(features);
-  const train::EvalResult best =
-      train::evaluateScores(scores, costs, features, samples, s.seed, chosen);
-
-  auto out = std::make_shared<views::PlacementSnapshot>();
-  out->sim = Simulator(costs, s.simOptions()).run(best.episode.assignment, best.episode.order);
-  out->graph = in.graph;
-  out->devices = in.devices;
-  out->costs = in.costs;
-  out->devices_spec = in.devicesSpec;
-  out->settings = s;
-  out->resolved_params = params.values();
-  out->assignment = best.episode.assignment;
-  out->execution_order = best.episode.order;
-  out->planned_makespan_us = best.episode.planned_makespan_us;
-  out->lower_bound_us = lowerBound(costs).value();
-  out->evaluations = samples;
-  compareWithPrevious(*out, in, previous);
-  out->compute_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   prepareViews(*out);
   return out;
 }

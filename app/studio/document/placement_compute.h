@@ -36,26 +36,4 @@ views::SnapshotPtr computePlacement(const PlacementInputs& in, const views::Plac
                                     const CancelToken& cancel, ProgressFn progress,
                                     const views::PlacementSnapshot* previous);
 
-// The shipped general policy as a tuner method, named as `doppler place --method
-// doppler` names it. It is not in the heuristic registry (it loads a weights file), so the document
-// places with it through computePolicyPlacement; the tuner lists it only where the shipped
-// weights exist (shippedGeneralPolicyPath in studio_document.h).
-inline constexpr const char* kGeneralPolicyMethod = "doppler";
-// Its one parameter, "samples": best of K episodes, the greedy one and K-1 sampled (the tuner's
-// seed seeds them), as `doppler eval --samples`.
-std::vector<ParamSpec> generalPolicyParams();
-std::string generalPolicyDescription();
-
-// Places with a policy checkpoint exactly as `doppler eval` (and so `doppler place --method
-// doppler`, samples 1) does: the network runs once on the graph and device set, the best of
-// `samples` episodes is chosen under the settings' cost model and fifo, and that placement is
-// simulated under the settings' discipline following the episode's order. The tuner's noise, which
-// eval has no option for, applies to that simulation only. The module and the checkpoint are loaded
-// on first use and kept for the process; compute_ms leaves that load out (it is the placement's
-// time: network, episodes and simulation). Throws InputError on a bad setting or checkpoint.
-views::SnapshotPtr computePolicyPlacement(const PlacementInputs& in,
-                                          const views::PlacementSettings& s,
-                                          const std::string& checkpoint,
-                                          const views::PlacementSnapshot* previous);
-
 }  // namespace doppler::studio

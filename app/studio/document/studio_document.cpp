@@ -9,6 +9,8 @@
 #include "core/graph/generators.h"
 #include "core/graph/graph_io.h"
 #include "core/graph/onnx_import.h"
+#include "core/train/doppler_method.h"
+#include "core/train/general_policy_start.h"
 #include "views/graph/display_graph.h"
 
 namespace doppler::studio {
@@ -17,6 +19,15 @@ QString shippedGeneralPolicyPath() {
   // The weights exported from general.pt: placing with them needs no LibTorch.
   const QString path = QString::fromStdString(fleet::resourcesDir() + "/policies/general.weights");
   return QFileInfo::exists(path) ? path : QString();
+}
+
+QString registerShippedGeneralPolicy() {
+  const QString general = shippedGeneralPolicyPath();
+  if (!general.isEmpty()) {
+    train::registerGeneralPolicyStart(general.toStdString());
+    train::registerDopplerMethod(general.toStdString());
+  }
+  return general;
 }
 
 StudioDocument::StudioDocument(JobRunner* runner, QObject* parent)
@@ -278,14 +289,6 @@ void StudioDocument::abandon() {
 void StudioDocument::recompute() {
   if (!inputs_.graph || !inputs_.devices) return;
   abandon();
-  if (settings_.method == kGeneralPolicyMethod) {
-    if (generalPolicy_.isEmpty()) {
-      Q_EMIT computeFailed(
-          tr("Method doppler (the general policy) needs resources/data/policies/general.weights"));
-      return;
-    }
-    return startJob(JobSlot::Placement);
-  }
   const Method* method = nullptr;
   try {
     method = &findMethod(settings_.method);
@@ -306,10 +309,8 @@ void StudioDocument::recompute() {
 void StudioDocument::startJob(JobSlot slot) {
   runner_->start<views::SnapshotPtr>(
       slot,
-      [this, inputs = inputs_, settings = settings_, previous = snapshot_,
-       policy = generalPolicy_.toStdString()](const JobContext& ctx) -> views::SnapshotPtr {
-        if (settings.method == kGeneralPolicyMethod)
-          return computePolicyPlacement(inputs, settings, policy, previous.get());
+      [this, inputs = inputs_, settings = settings_,
+       previous = snapshot_](const JobContext& ctx) -> views::SnapshotPtr {
         // Progress is posted to the GUI thread, where it is dropped once the job is superseded.
         auto progress = [this, ctx](const Progress& p) {
           ctx.post([this, p] { Q_EMIT this->progress(p.done, p.total, p.best_makespan_us); });

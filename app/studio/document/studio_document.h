@@ -18,9 +18,7 @@
 // import slot too, with the same contract: a 1,000,000-node file (33 MB) takes seconds to read
 // and check, during which the window keeps drawing (loadStarted, then graphChanged and loaded,
 // or openFailed).
-//
-// The general policy (method kGeneralPolicyMethod, placement_compute.h) is placed on the runner's
-// placement slot whatever the graph's size: its first use loads LibTorch and the checkpoint.
+
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -36,6 +34,10 @@ namespace doppler::studio {
 // resources/data/policies/general.weights (the shipped policy for placing, no LibTorch needed),
 // or "" when it is missing.
 QString shippedGeneralPolicyPath();
+// Where the shipped weights exist, registers them as the method `doppler` and as local search's
+// start `doppler` (core/train/doppler_method.h), as the CLI does; returns their path or "". Call
+// before the toolbar and the tuner list the methods.
+QString registerShippedGeneralPolicy();
 
 class StudioDocument : public QObject {
   Q_OBJECT

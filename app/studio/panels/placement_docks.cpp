@@ -2,7 +2,6 @@
 // nodes and events, built and tabbed beside and below the views.
 #include "app/studio/panels/placement_docks.h"
 
-#include <QComboBox>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLineEdit>
@@ -19,7 +18,6 @@
 #include "app/studio/document/studio_document.h"
 #include "app/studio/window/main_window.h"
 #include "app/studio/window/studio_toolbar.h"
-#include "core/train/general_policy_start.h"
 #include "views/common/node_details.h"
 #include "views/common/selection_state.h"
 #include "views/models/device_summary_model.h"
@@ -78,23 +76,9 @@ PlacementDocks::PlacementDocks(MainWindow* window)
     d->setWidget(content);
     return d;
   };
-  // Local search may start from the shipped general policy: registered before the tuner reads
-  // the methods' parameters, so its "start" list offers it (loaded by the first such search).
-  const QString general = shippedGeneralPolicyPath();
-  if (!general.isEmpty()) train::registerGeneralPolicyStart(general.toStdString());
+  // The shipped general policy is the registered method `doppler` (MainWindow registers it before
+  // the toolbar lists the methods), so the tuner lists it like any other.
   tuner_ = new TunerWidget;
-  // The shipped general policy, where its weights are installed (any build: placing needs no
-  // LibTorch): a method of the tuner and of the toolbar's list like any heuristic.
-  if (!general.isEmpty()) {
-    document->setGeneralPolicy(general);
-    const QString id = QString::fromLatin1(kGeneralPolicyMethod);
-    const QString description = QString::fromStdString(generalPolicyDescription());
-    tuner_->addMethod(id, tr("doppler (general policy)"), description, generalPolicyParams());
-    if (auto* combo = window->toolbar()->findChild<QComboBox*>(QStringLiteral("toolbarMethod"))) {
-      combo->addItem(id);
-      combo->setItemData(combo->count() - 1, description, Qt::ToolTipRole);
-    }
-  }
   auto* scroll = new QScrollArea;
   scroll->setWidget(tuner_);
   scroll->setWidgetResizable(true);

@@ -17,6 +17,7 @@
 #include "app/studio/panels/runs_page.h"
 #include "app/studio/panels/stepper_session.h"
 #include "app/studio/window/main_window.h"
+#include "core/train/doppler_method.h"
 #include "core/train/loaded_policy.h"
 #include "core/train/torch_module.h"
 #include "sessions/queries.h"
@@ -136,13 +137,17 @@ void StepperPage::startFromTuner() {
   // A search or a one-shot baseline has no decisions to step through: the critical-path teacher
   // with the same cost settings stands in, and the dock says so.
   const std::string asked = source.settings.method;
-  // The tuner's general policy (not a registry method): the stepper follows its greedy episode.
-  if (asked == kGeneralPolicyMethod) {
-    if (!window_->document()->generalPolicy().isEmpty())
-      startFromPolicy(window_->document()->generalPolicy());
-    return;
-  }
-  if (!findMethod(asked).sequential()) {
+  // The general policy's search and sampled decodes have no one sequence of decisions: the
+  // stepper follows its greedy episode (one of the search's starts), and says so.
+  const auto decode = source.settings.params.find("decode");
+  if (asked == train::kDopplerMethod &&
+      (decode == source.settings.params.end() || decode->second == "search" ||
+       decode->second == "sample")) {
+    const QString was = QString::fromStdString(
+        decode == source.settings.params.end() ? std::string("search") : decode->second);
+    source.settings.params = {{"decode", "greedy"}};
+    source.label = tr("doppler, decode=greedy (decode=%1 does not place node by node)").arg(was);
+  } else if (!findMethod(asked).sequential()) {
     source.settings.method = "critical-path";
     source.settings.params.clear();
     source.label =

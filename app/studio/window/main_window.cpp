@@ -100,6 +100,9 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
   firstStart_ = !options_.fresh && installDemoSession(&firstStartError);
   if (firstStart_ && options_.file.isEmpty()) options_.demo = true;  // the graph the runs are of
 
+  // The shipped general policy is a method (and a start of local search) where its weights are
+  // installed: registered before the toolbar and the tuner list the methods.
+  document_->setGeneralPolicy(registerShippedGeneralPolicy());
   // The menus first, each feature then adding its entries and docks to them.
   menus_ = new WindowMenus(this);
   toolbar_ = new StudioToolbar(menus_->recentMenu(), this);

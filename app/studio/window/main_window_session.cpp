@@ -24,8 +24,7 @@ void MainWindow::restoreSession() {
   if (!settings_.method().isEmpty()) initial.method = settings_.method().toStdString();
   if (!options_.method.isEmpty()) initial.method = options_.method.toStdString();
   try {
-    // The general policy is the one method outside the registry, offered where it can run.
-    if (!tuner->hasMethod(QString::fromStdString(initial.method))) findMethod(initial.method);
+    findMethod(initial.method);  // a stored method this build lacks (doppler without weights)
   } catch (const std::exception& e) {
     showError(QString::fromStdString(e.what()));
     initial.method = PlacementSettings().method;

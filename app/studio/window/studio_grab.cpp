@@ -35,6 +35,7 @@
 #include "app/studio/window/presentation_mode.h"
 #include "app/studio/window/studio_toolbar.h"
 #include "core/sim/critical_path.h"
+#include "core/train/doppler_method.h"
 #include "core/train/torch_module.h"
 #include "views/common/image_export.h"
 #include "views/common/selection_state.h"
@@ -199,9 +200,9 @@ QStringList grabViews(MainWindow& w, const QString& dir) {
   // The shipped general policy chosen in the tuner (builds with LibTorch), its placement against
   // the tuned heuristic's; then the tuned heuristic again for the grabs below.
   if (auto* method = tuner->findChild<QComboBox*>(QStringLiteral("method"));
-      method && tuner->hasMethod(QString::fromLatin1(kGeneralPolicyMethod))) {
+      method && tuner->hasMethod(QString::fromLatin1(train::kDopplerMethod))) {
     const views::PlacementSettings tuned = tuner->settings();
-    method->setCurrentIndex(method->findData(QString::fromLatin1(kGeneralPolicyMethod)));
+    method->setCurrentIndex(method->findData(QString::fromLatin1(train::kDopplerMethod)));
     w.waitSettled(120000);
     save(docks->tunerDock(), QStringLiteral("tuner-general.png"));
     tuner->setSettings(tuned);
