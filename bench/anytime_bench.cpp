@@ -48,8 +48,8 @@ std::vector<Case> cases() {
   // Outside the training ranges (core/train/training_distribution.cpp), as in
   // scripts/experiments/general_policy_eval.py.
   out.push_back({"chainmm-ood", generateGraph("chainmm", {{"blocks", 5}, {"n", 32768}}), 8});
-  out.push_back({"ffnn-ood",
-                 generateGraph("ffnn", {{"layers", 8}, {"shards", 5}, {"hidden", 24576}}), 8});
+  out.push_back(
+      {"ffnn-ood", generateGraph("ffnn", {{"layers", 8}, {"shards", 5}, {"hidden", 24576}}), 8});
   out.push_back({"llama-block-ood",
                  generateGraph("llama-block", {{"heads", 64},
                                                {"d_model", 8192},
@@ -96,8 +96,8 @@ Run place(const CostTable& costs, const std::string& method, ParamValues values,
   const auto t0 = std::chrono::steady_clock::now();
   const Placement p = m.place(ctx, params);
   Run r;
-  r.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                  .count();
+  r.wall_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   Simulator sim(costs);
   r.makespan = sim.makespan(p.assignment);
   r.evaluations = p.evaluations;
@@ -137,7 +137,9 @@ int main() {
       {"LS from critical-path", "local-search", {}},
       {"LS from CP-join", "local-search", {{"start", "critical-path-join"}}},
       // Local search as doppler's search anneals (its temperature), the policy left out.
-      {"LS from CP-join, t0 0.005", "local-search", {{"start", "critical-path-join"}, {"t0", "0.005"}}},
+      {"LS from CP-join, t0 0.005",
+       "local-search",
+       {{"start", "critical-path-join"}, {"t0", "0.005"}}},
       {"doppler (search)", "doppler", {}},
       {"doppler, uniform moves", "doppler", {{"moves", "uniform"}}},
   };
@@ -194,9 +196,10 @@ int main() {
       }
     return n ? s / n : 0.0;
   };
-  std::printf("Makespan / LS-500k (from critical-path, seed 1); timed columns: mean of %d seeds, "
-              "one thread.\n\n",
-              seeds);
+  std::printf(
+      "Makespan / LS-500k (from critical-path, seed 1); timed columns: mean of %d seeds, "
+      "one thread.\n\n",
+      seeds);
   std::printf("| graph | nodes | GPUs |");
   for (const Column& col : free) std::printf(" %s |", col.label.c_str());
   for (double t : times)
@@ -205,8 +208,7 @@ int main() {
   for (size_t k = 0; k < free.size() + times.size() * timed.size(); ++k) std::printf("---|");
   std::printf("\n");
   for (size_t i = 0; i < all.size(); ++i) {
-    std::printf("| %s | %d | %d |", all[i].name.c_str(), all[i].graph.nodeCount(),
-                all[i].devices);
+    std::printf("| %s | %d | %d |", all[i].name.c_str(), all[i].graph.nodeCount(), all[i].devices);
     for (const Column& col : free) std::printf(" %s |", fmt(freeRatio[col.label][i]).c_str());
     for (size_t t = 0; t < times.size(); ++t)
       for (const Column& col : timed) std::printf(" %s |", fmt(ratio[col.label][t][i]).c_str());
@@ -214,7 +216,8 @@ int main() {
   }
   for (const bool paper : {true, false}) {
     std::printf("| **mean, %s** | | |", paper ? "six paper graphs" : "the other six");
-    for (const Column& col : free) std::printf(" %s |", fmt(mean(freeRatio[col.label], paper)).c_str());
+    for (const Column& col : free)
+      std::printf(" %s |", fmt(mean(freeRatio[col.label], paper)).c_str());
     for (size_t t = 0; t < times.size(); ++t)
       for (const Column& col : timed)
         std::printf(" %s |", fmt(mean(ratio[col.label][t], paper)).c_str());
@@ -236,10 +239,11 @@ int main() {
       notBehind += !ahead(cp, d) && !ahead(join, d);
       winUniform += ahead(d, ratio["doppler, uniform moves"][t][i]);
     }
-    std::printf("- %.0f ms: ahead (by 0.1%% or more) of LS from critical-path on %d, of LS from "
-                "CP-join on %d, of both on %d (behind neither on %d); of LS from CP-join at t0 "
-                "0.005 on %d; of its own uniform-move search on %d\n",
-                times[t], winCp, winJoin, winBoth, notBehind, winCool, winUniform);
+    std::printf(
+        "- %.0f ms: ahead (by 0.1%% or more) of LS from critical-path on %d, of LS from "
+        "CP-join on %d, of both on %d (behind neither on %d); of LS from CP-join at t0 "
+        "0.005 on %d; of its own uniform-move search on %d\n",
+        times[t], winCp, winJoin, winBoth, notBehind, winCool, winUniform);
   }
   return 0;
 }

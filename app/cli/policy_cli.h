@@ -33,7 +33,7 @@ struct EvalArgs {
   std::string against = "critical-path";
   RecordArgs record;
 };
-// `doppler eval`, and `doppler place --method doppler` (which places with the shipped policy).
+// `doppler eval` (the method doppler is core/train/doppler_method.h).
 void runEval(const EvalArgs& args);
 // resources/data/policies/general.weights (or its installed copy); InputError when it is missing.
 std::string shippedGeneralPolicy();

@@ -13,7 +13,7 @@ void registerGeneralPolicyStart(const std::string& checkpoint) {
   auto shared = std::make_shared<SharedPolicy>(checkpoint);
   registerSearchStart(
       kGeneralPolicyStart,
-      "the shipped general policy's greedy placement (doppler place --method doppler)",
+      "the shipped general policy's greedy placement (doppler place -m doppler -p decode=greedy)",
       [shared](const PlaceContext& ctx) {
         // The greedy episode, as `doppler eval` decides it; the search simulates it first.
         const policy::GraphFeatures features = policy::graphFeatures(ctx.costs);

@@ -1,11 +1,11 @@
 #pragma once
 // The shipped general policy as a start for local search (core/heuristics/search_start.h): the
-// network places the graph greedily, exactly as `doppler place --method doppler` does, and the
-// search improves on that placement. On the unseen graphs of the general policy's evaluation table,
-// 2,000 evaluations from the policy's placement do about what 5,000 from critical-path do; at equal
-// time (the policy's placement costs about 2,000 evaluations) the lead is smaller, largest on the
-// 8-GPU block (scripts/experiments/general_policy_note.md, "the policy as a start for local
-// search"; bench/policy_bench.cpp).
+// network places the graph greedily, exactly as `doppler place -m doppler -p decode=greedy` does,
+// and the search improves on that placement. On the unseen graphs of the general policy's
+// evaluation table, 2,000 evaluations from the policy's placement do about what 5,000 from
+// critical-path do; at equal time (the policy's placement costs about 2,000 evaluations) the lead
+// is smaller, largest on the 8-GPU block (scripts/experiments/general_policy_note.md, "the policy
+// as a start for local search"; bench/policy_bench.cpp).
 #include <string>
 
 namespace doppler::train {
