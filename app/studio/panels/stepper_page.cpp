@@ -146,7 +146,8 @@ void StepperPage::startFromTuner() {
     const QString was = QString::fromStdString(
         decode == source.settings.params.end() ? std::string("search") : decode->second);
     source.settings.params = {{"decode", "greedy"}};
-    source.label = tr("doppler, decode=greedy (decode=%1 does not place node by node)").arg(was);
+    // Short: the dock's narrow label elides the rest.
+    source.label = tr("doppler greedy (%1 has no steps)").arg(was);
   } else if (!findMethod(asked).sequential()) {
     source.settings.method = "critical-path";
     source.settings.params.clear();
