@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -123,6 +124,16 @@ nlohmann::json fallbackSlots(const fs::SimResult& result) {
   return out;
 }
 
+// What the learned method's checkpoint trained on, for the JSON: its scenario, whether this
+// evaluation is held out from it (false when it is the training demand), and the line the text
+// output prints.
+void addProvenance(nlohmann::json& out, const fl::PolicyProvenance& p) {
+  out["policy_trained_on"] = p.trained_on;
+  out["policy_held_out"] = p.known ? nlohmann::json(!p.differences.empty()) : nlohmann::json();
+  out["policy_differences"] = p.differences;
+  out["policy_provenance"] = fl::provenanceLine(p);
+}
+
 void runSimulate(const FleetSimArgs& args) {
   const fs::RunOptions o = runOptions(args);
   checkMethod(args.method);
@@ -132,6 +143,9 @@ void runSimulate(const FleetSimArgs& args) {
   checkPolicy(args.method, args.policy, prepared.scenario.world.regionCount());
   RunRecording rec(args.record, fleetSpec(args.method, o, nlohmann::json::object()),
                    sessions::fleetRunGraph(args.topology), sessions::fleetRunDevices(prepared));
+  // A learned method says what its checkpoint trained on: this very demand or another.
+  std::optional<fl::PolicyProvenance> provenance;
+  if (fl::needsCheckpoint(args.method)) provenance = fl::policyProvenance(args.policy, o, prepared);
   const fs::SimResult result = fl::runFleetMethod(prepared, args.method, o, args.policy);
   const fs::FleetMetrics& m = result.metrics;
   for (size_t t = 0; t < result.series.queued.size(); ++t)
@@ -142,23 +156,27 @@ void runSimulate(const FleetSimArgs& args) {
   writeRecordedResult(
       args.output, rec,
       [&] {
-        return nlohmann::json{{"topology", prepared.scenario.world.topology},
-                              {"trace", prepared.scenario.demand.source},
-                              {"method", args.method},
-                              {"fidelity", args.fidelity},
-                              {"seed", o.seed},
-                              {"slots", o.slots},
-                              {"load", loadJson(prepared, o)},
-                              {"fallbacks", result.fallbacks},
-                              {"fallback_slots", fallbackSlots(result)},
-                              {"metrics", metricsJson(m)}};
+        nlohmann::json out{{"topology", prepared.scenario.world.topology},
+                           {"trace", prepared.scenario.demand.source},
+                           {"method", args.method},
+                           {"fidelity", args.fidelity},
+                           {"seed", o.seed},
+                           {"slots", o.slots},
+                           {"load", loadJson(prepared, o)},
+                           {"fallbacks", result.fallbacks},
+                           {"fallback_slots", fallbackSlots(result)},
+                           {"metrics", metricsJson(m)}};
+        if (provenance) addProvenance(out, *provenance);
+        return out;
       },
       [&] {
         std::ostringstream s;
         s << "fleet       " << prepared.scenario.world.topology << ", "
           << prepared.scenario.demand.source << ", " << args.method << " on the " << args.fidelity
           << " simulator, " << o.slots << " slots, seed " << o.seed << "\n"
-          << loadLine(prepared, o) << "\n";
+          << loadLine(prepared, o);
+        if (provenance) s << "policy      " << fl::provenanceLine(*provenance) << "\n";
+        s << "\n";
         std::vector<std::vector<std::string>> rows = {{"", "mean", "p50", "p90", "p95", "p99"}};
         auto dist = [&](const std::string& name, const fs::Distribution& d) {
           rows.push_back({name, fixedNumber(d.mean, 3), fixedNumber(d.p50, 3),
@@ -291,6 +309,8 @@ void runCompare(const FleetSimArgs& args) {
                         " episodes of training torta for the comparison: nothing was compared");
     extra["trained_episodes"] = trained.episodes_done;
   }
+  std::optional<fl::PolicyProvenance> provenance;
+  if (torta) provenance = fl::policyProvenance(policy, o, first);
   // A policy removed at the end is not named: the JSON would point at a file that is gone.
   extra["policy"] = policy.empty() || !removeAtExit.path.empty() ? "" : absoluteIfFile(policy);
   RunRecording rec(args.record, fleetSpec("compare", o, extra),
@@ -335,6 +355,7 @@ void runCompare(const FleetSimArgs& args) {
                            {"slots", o.slots},
                            {"load", loadJson(first, o)},
                            {"methods", table}};
+        if (provenance) addProvenance(out, *provenance);
         if (partial) {
           out["partial"] = true;
           out["seeds_asked"] = args.seeds;
@@ -351,7 +372,9 @@ void runCompare(const FleetSimArgs& args) {
                             std::to_string(args.seeds) + " seeds"
                       : std::string())
           << ")\n"
-          << loadLine(first, o) << "\n";
+          << loadLine(first, o);
+        if (provenance) s << "policy      " << fl::provenanceLine(*provenance) << "\n";
+        s << "\n";
         const std::vector<std::pair<std::string, std::string>> cols = {
             {"mean_response_s", "resp s"},    {"p95_response_s", "p95 s"},
             {"ttft_p95_s", "TTFT95 s"},       {"tpot_p95_s", "TPOT95 s"},

@@ -62,6 +62,47 @@ TEST_F(FleetLearnCli, TrainIsRecordedAndTortaRunsInSimulateAndCompare) {
   EXPECT_TRUE(sawTrain) << list.out;
 }
 
+// A learned method says what its checkpoint trained on: evaluated on the same topology, trace,
+// load and horizon it is not held out (its scenario seeds differ only in pools, prices and
+// bursts), and the output says so; on another topology, trace or load it names each difference.
+TEST_F(FleetLearnCli, TortaSaysWhetherItIsEvaluatedOnItsOwnTrainingDemand) {
+  const std::string ckpt = trainSmall(path("runs.sqlite"));
+  const auto same = run("fleet simulate -t abilene --slots 24 --method torta --policy " + ckpt +
+                        " --json --no-record");
+  ASSERT_EQ(same.status, 0) << same.err;
+  const json s = json::parse(same.out);
+  EXPECT_EQ(s["policy_held_out"], false) << s["policy_provenance"];
+  EXPECT_EQ(s["policy_trained_on"]["topology"], "abilene");
+  EXPECT_EQ(s["policy_trained_on"]["horizon"], "tile");
+  EXPECT_NE(s["policy_provenance"].get<std::string>().find("not held out"), std::string::npos);
+  const auto text =
+      run("fleet simulate -t abilene --slots 24 --method torta --policy " + ckpt + " --no-record");
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("policy      trained on this demand"), std::string::npos) << text.out;
+
+  const auto other =
+      run("fleet compare -t polska --trace code --load 0.5 --slots 24 --seeds 1 "
+          "--methods ot,torta --policy " +
+          ckpt + " --json --no-record");
+  ASSERT_EQ(other.status, 0) << other.err;  // polska has abilene's 12 regions
+  const json o = json::parse(other.out);
+  EXPECT_EQ(o["policy_held_out"], true);
+  EXPECT_NE(o["policy_provenance"].get<std::string>().find("topology abilene (here polska)"),
+            std::string::npos)
+      << o["policy_provenance"];
+  const auto shifted =
+      run("fleet compare -t abilene --trace code --load 0.5 --slots 24 "
+          "--seeds 1 --methods ot,torta --policy " +
+          ckpt + " --json --no-record");
+  ASSERT_EQ(shifted.status, 0) << shifted.err;
+  const json c = json::parse(shifted.out);
+  EXPECT_EQ(c["policy_held_out"], true);
+  const std::string line = c["policy_provenance"];
+  EXPECT_NE(line.find("trace conv (here code)"), std::string::npos) << line;
+  EXPECT_NE(line.find("load 0.7 (here 0.5)"), std::string::npos) << line;
+  EXPECT_EQ(c["policy_differences"].size(), 2u) << c["policy_differences"];
+}
+
 // Recorded, the policy trained on the spot is kept beside the session (checkpoints/) and listed
 // with the run; not recorded, it is a temporary file that the command removes.
 TEST_F(FleetLearnCli, CompareTrainsTortaOnTheSpotWithoutAPolicy) {

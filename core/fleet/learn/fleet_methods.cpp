@@ -1,5 +1,7 @@
 #include "core/fleet/learn/fleet_methods.h"
 
+#include <filesystem>
+#include <sstream>
 #include <stdexcept>
 
 #include "core/common/input_error.h"
@@ -71,6 +73,75 @@ void checkFleetPolicy(const std::string& checkpoint, int regions) {
                      "the policy was trained for " + std::to_string(actor->regions()) +
                          " regions (" + actor->meta().value("topology", std::string("?")) +
                          "); this fleet has " + std::to_string(regions));
+}
+
+namespace {
+
+// A topology or trace named by its stem, so "abilene" and ".../abilene.txt" are one.
+std::string stemOf(const std::string& nameOrPath) {
+  const std::string stem = std::filesystem::path(nameOrPath).stem().string();
+  return stem.empty() ? nameOrPath : stem;
+}
+
+std::string numberText(double x) {
+  std::ostringstream s;
+  s << x;
+  return s.str();
+}
+
+}  // namespace
+
+PolicyProvenance policyProvenance(const std::string& checkpoint, const sim::RunOptions& here,
+                                  const sim::PreparedScenario& prepared) {
+  const std::shared_ptr<const FleetActor> actor = fleetModule().loadFleetPolicy(checkpoint);
+  const nlohmann::json& meta = actor->meta();
+  PolicyProvenance p;
+  if (!meta.contains("topology") || !meta.contains("trace")) {
+    p.known = false;
+    return p;
+  }
+  const std::string topology = meta.value("topology_name", meta.value("topology", ""));
+  const std::string trace = meta.value("trace_name", meta.value("trace", ""));
+  p.trained_on = {{"topology", topology},
+                  {"trace", trace},
+                  {"load", meta.value("load", 0.0)},
+                  {"time_scale", meta.value("time_scale", 1.0)},
+                  {"slots", meta.value("slots", 0)},
+                  {"slot_seconds", meta.value("slot_seconds", 0.0)},
+                  {"pool_scale", meta.value("pool_scale", 0.0)},
+                  {"horizon", meta.value("horizon", "tile")},
+                  {"model", meta.value("model", "")},
+                  {"train_seed_base", meta.value("train_seed_base", 0)}};
+  auto differ = [&](const std::string& field, const std::string& was, const std::string& now) {
+    if (was != now) p.differences.push_back(field + " " + was + " (here " + now + ")");
+  };
+  differ("topology", stemOf(topology), stemOf(prepared.scenario.world.topology));
+  differ("trace", stemOf(trace), stemOf(prepared.scenario.demand.source));
+  differ("load", numberText(meta.value("load", 0.0)), numberText(here.load));
+  differ("time scale", numberText(meta.value("time_scale", 1.0)), numberText(here.time_scale));
+  differ("slots", std::to_string(meta.value("slots", 0)), std::to_string(here.slots));
+  differ("slot seconds", numberText(meta.value("slot_seconds", 0.0)),
+         numberText(here.slot_seconds));
+  differ("pool scale", numberText(meta.value("pool_scale", 0.0)), numberText(here.pool_scale));
+  differ("horizon", meta.value("horizon", std::string("tile")), toString(here.horizon));
+  differ("model", meta.value("model", std::string()), here.model);
+  return p;
+}
+
+std::string provenanceLine(const PolicyProvenance& p) {
+  if (!p.known) return "trained on a scenario its checkpoint does not record";
+  if (p.differences.empty()) {
+    const int base = p.trained_on.value("train_seed_base", 0);
+    return "trained on this demand (" + p.trained_on.value("topology", std::string()) + ", " +
+           p.trained_on.value("trace", std::string()) + ", load " +
+           numberText(p.trained_on.value("load", 0.0)) + ", " +
+           p.trained_on.value("horizon", std::string()) + "; its scenario seeds from " +
+           std::to_string(base) +
+           " differ from these in pools, prices and bursts, not in the trace): not held out";
+  }
+  std::string s = "trained on other demand:";
+  for (size_t k = 0; k < p.differences.size(); ++k) s += (k ? ", " : " ") + p.differences[k];
+  return s;
 }
 
 sim::SimResult runFleetMethod(const sim::PreparedScenario& prepared, const std::string& method,

@@ -4,6 +4,7 @@
 // with its demand predictor, per-region allocator and safety layer) is loaded from a checkpoint
 // through the LibTorch module, so nothing here includes a LibTorch header.
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,24 @@ std::unique_ptr<sim::SchedulingPolicy> makeFleetPolicy(const std::string& name,
 // Loads `checkpoint` and checks it was trained for a fleet of `regions` regions: InputError
 // naming the file otherwise (so a command refuses it before it begins a run).
 void checkFleetPolicy(const std::string& checkpoint, int regions);
+
+// What a fleet checkpoint was trained on, against the scenario it is about to be used on. The
+// training draws its scenarios from seeds 1000 on and an evaluation from 1 on, but a seed changes
+// pools, prices and bursts, not the trace, its compression or its tiling: a checkpoint evaluated
+// on the topology, trace, load and horizon it trained on has seen this demand.
+struct PolicyProvenance {
+  nlohmann::json trained_on = nlohmann::json::object();  // the scenario fields of its metadata
+  // One entry per scenario field that differs: "topology abilene (here polska)". Empty when the
+  // evaluation is on its own training demand.
+  std::vector<std::string> differences;
+  bool known = true;  // false: the checkpoint records no scenario (an old one)
+};
+PolicyProvenance policyProvenance(const std::string& checkpoint, const sim::RunOptions& here,
+                                  const sim::PreparedScenario& prepared);
+// One line for the CLI: "trained on this demand (abilene, conv, load 0.7, tile; scenario seeds
+// 1000-1003, these 1-5 differ only in pools, prices and bursts)" or "trained on other demand:
+// ...".
+std::string provenanceLine(const PolicyProvenance& p);
 
 // sim::runMethod and sim::compareMethods with "torta" available (from `checkpoint`).
 sim::SimResult runFleetMethod(const sim::PreparedScenario& prepared, const std::string& method,

@@ -166,6 +166,12 @@ FleetTrainResult trainFleetPpo(const FleetTrainRequest& request, const CancelTok
   meta["slot_seconds"] = request.scenario.slot_seconds;
   meta["pool_scale"] = request.scenario.pool_scale;
   meta["model"] = request.scenario.model;
+  // What the demand was, resolved, so that a comparison can say whether it evaluates on it
+  // (fleet_methods.h, policyProvenance).
+  meta["topology_name"] = train.front().scenario.world.topology;
+  meta["trace_name"] = train.front().scenario.demand.source;
+  meta["time_scale"] = request.scenario.time_scale;
+  meta["horizon"] = toString(request.scenario.horizon);
   meta["config"] = configJson(cfg);
   meta["train_seed_base"] = kTrainSeedBase;
 

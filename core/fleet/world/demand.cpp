@@ -11,6 +11,18 @@
 
 namespace doppler::fleet {
 
+const char* toString(HorizonRule rule) {
+  switch (rule) {
+    case HorizonRule::Tile:
+      return "tile";
+    case HorizonRule::Stretch:
+      return "stretch";
+    case HorizonRule::Once:
+      return "once";
+  }
+  return "tile";
+}
+
 namespace {
 
 constexpr double kTwoPi = 6.283185307179586;

@@ -36,6 +36,7 @@ struct SpreadRule {
 //  Stretch: one copy with times scaled so the trace fills the horizon (rate / 6 for 6 h).
 //  Once:   one copy as recorded; slots after it are empty.
 enum class HorizonRule { Tile, Stretch, Once };
+const char* toString(HorizonRule rule);  // "tile", "stretch", "once"
 
 struct DemandOptions {
   int slots = 480;
