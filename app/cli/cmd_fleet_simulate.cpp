@@ -225,9 +225,13 @@ void runSimulate(const FleetSimArgs& args) {
 
 std::vector<std::string> splitMethods(const std::string& list) {
   if (list.empty()) {
-    // Every method; the learned one only where this build has LibTorch to train or load it.
+    // Every method; the learned one, and OT routing with its allocator beside it (what the
+    // learned routing adds), only where this build has LibTorch to train or load it.
     std::vector<std::string> all = fs::comparedPolicies();
-    if (train::torchModuleBuiltIn()) all.push_back(fl::kTortaMethod);
+    if (train::torchModuleBuiltIn()) {
+      all.push_back(fl::kOtAllocatorMethod);
+      all.push_back(fl::kTortaMethod);
+    }
     return all;
   }
   std::vector<std::string> out;

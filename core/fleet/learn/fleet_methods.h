@@ -16,14 +16,14 @@ namespace doppler::fleet::learn {
 
 inline constexpr const char* kTortaMethod = "torta";
 // Ablations of torta (same checkpoint): its learned routing with the simulator's reactive
-// autoscaler instead of the per-region allocator, and the OT plan with torta's allocator and
-// predictor but no learned routing. Not in the default comparison.
+// autoscaler instead of the per-region allocator (not in the default comparison), and the OT
+// plan with torta's allocator and predictor but no learned routing (in it, beside torta).
 inline constexpr const char* kTortaRoutingMethod = "torta-routing";
 inline constexpr const char* kOtAllocatorMethod = "ot-allocator";
 // Whether `name` needs a fleet policy checkpoint.
 bool needsCheckpoint(const std::string& name);
 
-// The baselines' names followed by "torta" (what `fleet compare` runs by default).
+// The baselines' names, "ot-allocator" and "torta" (what `fleet compare` runs by default).
 const std::vector<std::string>& fleetMethodNames();
 // Those and the ablations.
 const std::vector<std::string>& allFleetMethodNames();
