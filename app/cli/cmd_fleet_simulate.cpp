@@ -81,7 +81,8 @@ fs::PreparedScenario prepare(const fs::RunOptions& o) {
 }
 
 nlohmann::json loadJson(const fs::PreparedScenario& p, const fs::RunOptions& o) {
-  return {{"target_load", o.load},
+  return {{"target_load", p.load_applied ? nlohmann::json(o.load) : nlohmann::json()},
+          {"load_applied", p.load_applied},
           {"load_factor", p.capacity.load_factor},
           {"fleet_requests_per_s", p.capacity.fleet_requests_per_s},
           {"demand_requests_per_s", p.capacity.demand_requests_per_s},
@@ -94,9 +95,14 @@ nlohmann::json loadJson(const fs::PreparedScenario& p, const fs::RunOptions& o) 
 std::string loadLine(const fs::PreparedScenario& p, const fs::RunOptions& o) {
   std::ostringstream s;
   s << "load        " << fixedNumber(p.capacity.load_factor, 3) << " of "
-    << fixedNumber(p.capacity.fleet_requests_per_s, 1) << " requests/s (target "
-    << shortNumber(o.load) << "; demand x" << shortNumber(p.rate_scale) << ", pool scale "
-    << shortNumber(o.pool_scale) << "), " << p.scenario.demand.requests.size() << " requests\n";
+    << fixedNumber(p.capacity.fleet_requests_per_s, 1) << " requests/s (";
+  if (p.load_applied)
+    s << "target " << shortNumber(o.load) << "; demand x" << shortNumber(p.rate_scale);
+  else
+    s << "the trace's own: --horizon " << fleet::toString(o.horizon)
+      << " keeps its request count, so --load applies to --horizon tile only";
+  s << ", pool scale " << shortNumber(o.pool_scale) << "), " << p.scenario.demand.requests.size()
+    << " requests\n";
   return s.str();
 }
 

@@ -36,6 +36,35 @@ TEST_F(FleetSimCli, SimulateJsonHasTheMetricsAndTheLoad) {
   EXPECT_NEAR(j["load"]["load_factor"].get<double>(), 0.7, 0.15);
 }
 
+// One copy of the trace over the horizon (stretch, once) keeps its request count, so --load
+// cannot set its mean load: it is not applied, and the output says so instead of quoting a
+// target it missed; once keeps the trace's own times instead of crowding it into the first
+// seconds. tile applies it.
+TEST_F(FleetSimCli, TheLoadTargetAppliesToTheTiledHorizonOnlyAndSaysSo) {
+  auto load = [&](const std::string& horizon) {
+    const auto r = run("fleet simulate -t abilene --slots 24 --method ot --horizon " + horizon +
+                       " --json --no-record");
+    EXPECT_EQ(r.status, 0) << r.err;
+    return r.status == 0 ? json::parse(r.out)["load"] : json();
+  };
+  const json tile = load("tile");
+  EXPECT_EQ(tile["load_applied"], true);
+  EXPECT_EQ(tile["target_load"], 0.7);
+  EXPECT_NEAR(tile["load_factor"].get<double>(), 0.7, 0.05);
+  for (const std::string horizon : {"stretch", "once"}) {
+    const json j = load(horizon);
+    EXPECT_EQ(j["load_applied"], false) << horizon;
+    EXPECT_TRUE(j["target_load"].is_null()) << horizon;
+    EXPECT_EQ(j["time_scale"], 1.0) << horizon;  // the trace's own times
+    EXPECT_LT(j["load_factor"].get<double>(), 0.7) << horizon;
+  }
+  const auto text =
+      run("fleet simulate -t abilene --slots 24 --method ot --horizon once --no-record");
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("--load applies to --horizon tile only"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("target 0.7"), std::string::npos) << text.out;
+}
+
 TEST_F(FleetSimCli, RequestFidelityRunsToo) {
   const auto r =
       run("fleet simulate -t polska --slots 4 --fidelity request --method ot --json --no-record");

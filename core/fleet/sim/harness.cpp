@@ -44,7 +44,11 @@ PreparedScenario prepareScenario(const RunOptions& options) {
       << "load " << options.load;
     throw InputError("", "options", s.str());
   }
-  if (options.load > 0 && p.capacity.load_factor > 0) {
+  // One copy of a trace (stretch, once) keeps its request count over the horizon: a time scale
+  // cannot change its mean load, and under `once` it crowded all of it into the first seconds.
+  const bool oneCopy = options.trace != "synthetic" && options.horizon != HorizonRule::Tile;
+  if (options.load > 0 && oneCopy) p.load_applied = false;
+  if (options.load > 0 && !oneCopy && p.capacity.load_factor > 0) {
     // Demand rate is proportional to 1 / time scale (trace) or to the synthetic rate, so one
     // rescale hits the target up to the sampling of requests.
     const double factor = options.load / p.capacity.load_factor;

@@ -43,6 +43,10 @@ struct PreparedScenario {
   CapacityEstimate capacity;  // after scaling
   double time_scale = 1;      // the factor applied to the trace's times (trace demand)
   double rate_scale = 1;      // demand rate over the unscaled demand's
+  // False when RunOptions::load was not applied: the stretch and once horizons lay one copy of
+  // the trace over the horizon, so its request count, and with it the mean load, is the trace's
+  // (compressing it would only crowd every request into the first minutes).
+  bool load_applied = true;
 };
 
 // The one way a fleet scenario (topology, GPU pools, demand, horizon) is built from options: the
