@@ -23,10 +23,15 @@ QString shippedGeneralPolicyPath() {
 
 QString registerShippedGeneralPolicy() {
   const QString general = shippedGeneralPolicyPath();
-  if (!general.isEmpty()) {
+  // Once per process: registering again replaces the method object, which a placement started
+  // from another window (tests open many) may still be running.
+  static const bool registered = [&] {
+    if (general.isEmpty()) return false;
     train::registerGeneralPolicyStart(general.toStdString());
     train::registerDopplerMethod(general.toStdString());
-  }
+    return true;
+  }();
+  (void)registered;
   return general;
 }
 
