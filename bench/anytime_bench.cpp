@@ -125,7 +125,7 @@ std::string fmt(double x) {
 
 int main() {
   using namespace doppler;
-  train::registerDopplerMethod(DOPPLER_GENERAL_WEIGHTS);
+  train::registerGeneralPolicy(DOPPLER_GENERAL_WEIGHTS);
   const int seeds = static_cast<int>(listFromEnv("ANYTIME_SEEDS", {3})[0]);
   const std::vector<double> times = listFromEnv("ANYTIME_MS", {10, 100, 1000});
   constexpr long kUnbounded = 1L << 40;  // the time limit stops these

@@ -17,7 +17,6 @@
 #include "core/train/doppler_method.h"
 #include "core/train/evaluation.h"
 #include "core/train/expected_improvement.h"
-#include "core/train/general_policy_start.h"
 #include "core/train/loaded_policy.h"
 #include "core/train/torch_module.h"
 #include "decision_cli.h"
@@ -97,8 +96,7 @@ std::string shippedGeneralPolicy() {
 
 void registerShippedPolicy() {
   if (auto [path, present] = shippedPolicyFile(); present) {
-    train::registerGeneralPolicyStart(path);
-    train::registerDopplerMethod(path);
+    train::registerGeneralPolicy(path);
   }
 }
 

@@ -12,6 +12,7 @@
 #include "core/policy/episode_trace.h"
 #include "core/policy/features.h"
 #include "core/train/evaluation.h"
+#include "core/train/general_policy_start.h"
 #include "core/train/shared_policy.h"
 
 namespace doppler::train {
@@ -177,10 +178,12 @@ class DopplerMethod : public Method {
     join.device_rule = ListConfig::DeviceRule::EarliestJoin;
     starts.push_back(listSchedule(costs, join));
     Simulator sim(costs, ctx.sim);
+    std::vector<std::vector<int>> orders;
+    for (const Placement& start : starts) orders.push_back(executionOrder(start));
     size_t best = 0;
     double bestMs = 0;
     for (size_t k = 0; k < starts.size(); ++k) {
-      const double ms = sim.makespan(starts[k].assignment, executionOrder(starts[k]));
+      const double ms = sim.makespan(starts[k].assignment, orders[k]);
       if (k == 0 || ms < bestMs) {
         best = k;
         bestMs = ms;
@@ -198,10 +201,10 @@ class DopplerMethod : public Method {
     inner.budget = std::max(0L, ctx.budget - startEvaluations);
     Placement out;
     if (inner.budget > 0 && !(timeMs > 0 && elapsedMs(began) >= timeMs)) {
-      out = anneal(inner, starts[best].assignment, cfg, executionOrder(starts[best]));
+      out = anneal(inner, starts[best].assignment, cfg, orders[best]);
     } else {
       out.assignment = starts[best].assignment;
-      out.order = executionOrder(starts[best]);
+      out.order = orders[best];
       out.start_makespan_us = bestMs;
       out.out_of_time = inner.budget > 0;
     }
@@ -214,8 +217,10 @@ class DopplerMethod : public Method {
 
 }  // namespace
 
-void registerDopplerMethod(const std::string& checkpoint) {
-  registerMethod(std::make_unique<DopplerMethod>(std::make_shared<SharedPolicy>(checkpoint)));
+void registerGeneralPolicy(const std::string& checkpoint) {
+  auto shared = std::make_shared<SharedPolicy>(checkpoint);
+  registerGeneralPolicyStart(shared);
+  registerMethod(std::make_unique<DopplerMethod>(std::move(shared)));
 }
 
 }  // namespace doppler::train

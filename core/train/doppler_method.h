@@ -12,16 +12,18 @@
 //           (earliest-join), its moves drawn from the policy (PLC's device distribution of each
 //           node, nodes PLC was unsure of more often), stopped by --budget or time_ms
 //
-// The core cannot link the network's loader, so the program that can (the CLI) registers the
-// method at start-up with the checkpoint it ships.
+// The core cannot link the network's loader, so the programs that can (the CLI, the studio)
+// register the method at start-up with the checkpoint they ship.
 #include <string>
 
 namespace doppler::train {
 
 inline constexpr const char* kDopplerMethod = "doppler";
 
-// Registers (or replaces) the method "doppler" with this checkpoint; nothing is loaded until a
-// placement uses it. A checkpoint that cannot be read fails that placement with its InputError.
-void registerDopplerMethod(const std::string& checkpoint);
+// Registers (or replaces) the method "doppler" and local search's start "doppler"
+// (general_policy_start.h) with this checkpoint, one copy loaded for both; nothing is loaded
+// until a placement uses it. A checkpoint that cannot be read fails that placement with its
+// InputError.
+void registerGeneralPolicy(const std::string& checkpoint);
 
 }  // namespace doppler::train

@@ -1,6 +1,7 @@
 #include "core/train/general_policy_start.h"
 
 #include <memory>
+#include <utility>
 
 #include "core/heuristics/search_start.h"
 #include "core/policy/features.h"
@@ -9,12 +10,11 @@
 
 namespace doppler::train {
 
-void registerGeneralPolicyStart(const std::string& checkpoint) {
-  auto shared = std::make_shared<SharedPolicy>(checkpoint);
+void registerGeneralPolicyStart(std::shared_ptr<SharedPolicy> shared) {
   registerSearchStart(
       kGeneralPolicyStart,
       "the shipped general policy's greedy placement (doppler place -m doppler -p decode=greedy)",
-      [shared](const PlaceContext& ctx) {
+      [shared = std::move(shared)](const PlaceContext& ctx) {
         // The greedy episode, as `doppler eval` decides it; the search simulates it first.
         const policy::GraphFeatures features = policy::graphFeatures(ctx.costs);
         policy::EpisodeOptions greedy;

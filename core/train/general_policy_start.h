@@ -6,15 +6,19 @@
 // critical-path do; at equal time (the policy's placement costs about 2,000 evaluations) the lead
 // is smaller, largest on the 8-GPU block (scripts/experiments/general_policy_note.md, "the policy
 // as a start for local search"; bench/policy_bench.cpp).
+#include <memory>
 #include <string>
 
 namespace doppler::train {
 
 inline constexpr const char* kGeneralPolicyStart = "doppler";
 
-// Registers the start "doppler" with this checkpoint. Nothing is loaded here: the LibTorch module
-// and the checkpoint are loaded by the first search that starts from it, and kept for the
-// process. A checkpoint that cannot be read fails that search with its InputError.
-void registerGeneralPolicyStart(const std::string& checkpoint);
+class SharedPolicy;
+
+// Registers the start "doppler" with this checkpoint (shared with the method doppler:
+// registerGeneralPolicy in doppler_method.h calls this). Nothing is loaded here: the checkpoint
+// is loaded by the first placement that uses it, and kept for the process. A checkpoint that
+// cannot be read fails that search with its InputError.
+void registerGeneralPolicyStart(std::shared_ptr<SharedPolicy> policy);
 
 }  // namespace doppler::train

@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "core/policy/episode.h"
 #include "core/policy/features.h"
@@ -22,16 +23,20 @@ class SharedPolicy {
   // that keeps time calls this first, so the one-time load is not counted as its time.
   void load() {
     std::lock_guard lock(mutex_);
-    if (!policy_) policy_ = openPolicy(checkpoint_);
+    loadLocked();
   }
   // The network's outputs for one graph (InputError when the checkpoint cannot be read).
   policy::PolicyScores scores(const policy::GraphFeatures& features) {
     std::lock_guard lock(mutex_);
-    if (!policy_) policy_ = openPolicy(checkpoint_);
+    loadLocked();
     return policy_->scores(features);
   }
 
  private:
+  void loadLocked() {
+    if (!policy_) policy_ = openPolicy(checkpoint_);
+  }
+
   const std::string checkpoint_;
   std::mutex mutex_;
   std::unique_ptr<LoadedPolicy> policy_;

@@ -146,6 +146,9 @@ TEST_F(GeneralTraining, TheGeneralPolicyIsAMethodLikeAnyOther) {
   EXPECT_EQ(greedy["decision_scores"]["device"], "PLC probability");
   EXPECT_EQ(greedy["decisions"].size(), greedy["assignment"].size());
   expectBadInput(place + "-m doppler --decisions", {"decode=search", "decode=greedy"});
+  expectBadInput(place + "-m doppler -p decode=beam", {"--param decode", "search, greedy"});
+  expectBadInput(place + "-m doppler -p time_ms=-1", {"--param time_ms", "outside"});
+  expectBadInput(place + "-m doppler -p moves=learned", {"--param moves", "policy, uniform"});
 }
 
 // Local search can start from the shipped policy's placement (`--param start=doppler`): with one

@@ -10,7 +10,6 @@
 #include "core/graph/graph_io.h"
 #include "core/graph/onnx_import.h"
 #include "core/train/doppler_method.h"
-#include "core/train/general_policy_start.h"
 #include "views/graph/display_graph.h"
 
 namespace doppler::studio {
@@ -27,8 +26,7 @@ QString registerShippedGeneralPolicy() {
   // from another window (tests open many) may still be running.
   static const bool registered = [&] {
     if (general.isEmpty()) return false;
-    train::registerGeneralPolicyStart(general.toStdString());
-    train::registerDopplerMethod(general.toStdString());
+    train::registerGeneralPolicy(general.toStdString());
     return true;
   }();
   (void)registered;

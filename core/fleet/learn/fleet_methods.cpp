@@ -1,5 +1,7 @@
 #include "core/fleet/learn/fleet_methods.h"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
@@ -97,36 +99,52 @@ PolicyProvenance policyProvenance(const std::string& checkpoint, const sim::RunO
                                   const sim::PreparedScenario& prepared) {
   const std::shared_ptr<const FleetActor> actor = fleetModule().loadFleetPolicy(checkpoint);
   const nlohmann::json& meta = actor->meta();
+  // A field of the wrong type (a damaged or hand-made checkpoint) reads as missing, not as an
+  // internal error.
+  auto text = [&](const char* key, const std::string& fallback) {
+    const auto it = meta.find(key);
+    return it != meta.end() && it->is_string() ? it->get<std::string>() : fallback;
+  };
+  auto number = [&](const char* key, double fallback) {
+    const auto it = meta.find(key);
+    return it != meta.end() && it->is_number() ? it->get<double>() : fallback;
+  };
+  auto whole = [&](const char* key) {
+    return static_cast<long>(std::clamp(std::round(number(key, 0)), -1e15, 1e15));
+  };
   PolicyProvenance p;
-  if (!meta.contains("topology") || !meta.contains("trace")) {
+  const std::string topology = text("topology_name", text("topology", ""));
+  const std::string trace = text("trace_name", text("trace", ""));
+  if (topology.empty() || trace.empty()) {
     p.known = false;
     return p;
   }
-  const std::string topology = meta.value("topology_name", meta.value("topology", ""));
-  const std::string trace = meta.value("trace_name", meta.value("trace", ""));
+  const double load = number("load", 0), timeScale = number("time_scale", 1);
+  const double slotSeconds = number("slot_seconds", 0), poolScale = number("pool_scale", 0);
+  const long slots = whole("slots");
+  const std::string horizon = text("horizon", "tile"), model = text("model", "");
   p.trained_on = {{"topology", topology},
                   {"trace", trace},
-                  {"load", meta.value("load", 0.0)},
-                  {"time_scale", meta.value("time_scale", 1.0)},
-                  {"slots", meta.value("slots", 0)},
-                  {"slot_seconds", meta.value("slot_seconds", 0.0)},
-                  {"pool_scale", meta.value("pool_scale", 0.0)},
-                  {"horizon", meta.value("horizon", "tile")},
-                  {"model", meta.value("model", "")},
-                  {"train_seed_base", meta.value("train_seed_base", 0)}};
+                  {"load", load},
+                  {"time_scale", timeScale},
+                  {"slots", slots},
+                  {"slot_seconds", slotSeconds},
+                  {"pool_scale", poolScale},
+                  {"horizon", horizon},
+                  {"model", model},
+                  {"train_seed_base", whole("train_seed_base")}};
   auto differ = [&](const std::string& field, const std::string& was, const std::string& now) {
     if (was != now) p.differences.push_back(field + " " + was + " (here " + now + ")");
   };
   differ("topology", stemOf(topology), stemOf(prepared.scenario.world.topology));
   differ("trace", stemOf(trace), stemOf(prepared.scenario.demand.source));
-  differ("load", numberText(meta.value("load", 0.0)), numberText(here.load));
-  differ("time scale", numberText(meta.value("time_scale", 1.0)), numberText(here.time_scale));
-  differ("slots", std::to_string(meta.value("slots", 0)), std::to_string(here.slots));
-  differ("slot seconds", numberText(meta.value("slot_seconds", 0.0)),
-         numberText(here.slot_seconds));
-  differ("pool scale", numberText(meta.value("pool_scale", 0.0)), numberText(here.pool_scale));
-  differ("horizon", meta.value("horizon", std::string("tile")), toString(here.horizon));
-  differ("model", meta.value("model", std::string()), here.model);
+  differ("load", numberText(load), numberText(here.load));
+  differ("time scale", numberText(timeScale), numberText(here.time_scale));
+  differ("slots", std::to_string(slots), std::to_string(here.slots));
+  differ("slot seconds", numberText(slotSeconds), numberText(here.slot_seconds));
+  differ("pool scale", numberText(poolScale), numberText(here.pool_scale));
+  differ("horizon", horizon, toString(here.horizon));
+  differ("model", model, here.model);
   return p;
 }
 
