@@ -21,18 +21,6 @@ std::string absoluteIfFile(const std::string& path) {
 
 }  // namespace
 
-std::string fleetHorizonName(fleet::HorizonRule rule) {
-  switch (rule) {
-    case fleet::HorizonRule::Tile:
-      return "tile";
-    case fleet::HorizonRule::Stretch:
-      return "stretch";
-    case fleet::HorizonRule::Once:
-      return "once";
-  }
-  return "tile";
-}
-
 std::string fleetFidelityName(fs::Fidelity fidelity) {
   return fidelity == fs::Fidelity::Request ? "request" : "slot";
 }
@@ -47,7 +35,12 @@ RunSpec fleetRunSpec(const std::string& method, const fs::RunOptions& o, nlohman
   spec.params["trace"] = absoluteIfFile(o.trace);
   spec.params["slots"] = o.slots;
   spec.params["slot_seconds"] = o.slot_seconds;
-  spec.params["horizon"] = fleetHorizonName(o.horizon);
+  spec.params["horizon"] = fleet::toString(o.horizon);
+  if (o.horizon == fleet::HorizonRule::Calendar) {
+    spec.params["start"] = fleet::weekTimeText(o.calendar.start_week_hour);
+    spec.params["profile"] = o.calendar.profile.empty() ? "auto" : o.calendar.profile;
+    spec.params["trace_part"] = fleet::toString(o.calendar.part);
+  }
   spec.params["load"] = o.load;
   spec.params["time_scale"] = o.time_scale;
   spec.params["pool_scale"] = o.pool_scale;

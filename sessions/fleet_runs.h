@@ -21,8 +21,7 @@ namespace doppler::sessions {
 
 class MetricWriter;
 
-// The names the CLI's --horizon and --fidelity take.
-std::string fleetHorizonName(fleet::HorizonRule rule);
+// The name the CLI's --fidelity takes (--horizon's: fleet::toString).
 std::string fleetFidelityName(fleet::sim::Fidelity fidelity);
 
 // The spec of a fleet run of `method` ("compare" for a comparison) with `extra` params (compare:

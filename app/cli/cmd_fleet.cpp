@@ -1,5 +1,7 @@
 // `doppler fleet`: the parent of the fleet subcommands (fleet_cli.h).
 #include <cmath>
+#include <sstream>
+#include <utility>
 
 #include "cli_common.h"
 #include "core/common/input_error.h"
@@ -30,11 +32,55 @@ fleet::sim::RunOptions scenarioRunOptions(const FleetScenarioArgs& a, double loa
   o.pool_scale = a.poolScale;
   o.model = a.model;
   o.horizon = parseHorizon(a.horizon);
+  if (o.horizon != fleet::HorizonRule::Calendar)
+    for (const auto& [name, value] :
+         {std::pair<const char*, const std::string&>{"--start", a.start},
+          {"--profile", a.profile},
+          {"--trace-part", a.tracePart}})
+      if (!value.empty())
+        throw InputError("", name, "applies to --horizon calendar only (here " + a.horizon + ")");
+  if (!a.start.empty()) o.calendar.start_week_hour = fleet::parseWeekTime(a.start);
+  if (!a.profile.empty()) o.calendar.profile = fleet::weekProfile(a.profile).name;
+  if (!a.tracePart.empty()) o.calendar.part = fleet::parseTracePart(a.tracePart);
   return o;
 }
 
+std::string demandText(const fleet::Demand& d) {
+  std::ostringstream s;
+  if (d.start_week_hour >= 0) {
+    s << "calendar from " << fleet::weekTimeText(d.start_week_hour) << " UTC, " << d.profile
+      << " profile";
+    if (d.source != "synthetic")
+      s << ", "
+        << (d.part == fleet::TracePart::All
+                ? "the whole trace"
+                : std::string(fleet::toString(d.part)) + " half of the trace")
+        << ", " << d.copies << " windows";
+  } else if (d.source != "synthetic") {
+    s << fleet::toString(d.horizon) << ", " << d.copies << " copies";
+  } else {
+    s << "synthetic";
+  }
+  return s.str();
+}
+
+nlohmann::json demandJson(const fleet::Demand& d) {
+  nlohmann::json out = {
+      {"source", d.source},
+      {"horizon",
+       d.source == "synthetic" && d.start_week_hour < 0 ? "synthetic" : fleet::toString(d.horizon)},
+      {"copies", d.copies}};
+  if (d.start_week_hour >= 0) {
+    out["start"] = fleet::weekTimeText(d.start_week_hour);
+    out["start_week_hour"] = d.start_week_hour;
+    out["profile"] = d.profile;
+    if (d.source != "synthetic") out["trace_part"] = fleet::toString(d.part);
+  }
+  return out;
+}
+
 void addFleetScenarioOptions(CLI::App& cmd, FleetScenarioArgs& args, const std::string& seedHelp,
-                             const std::string& timeScaleHelp) {
+                             const std::string& timeScaleHelp, bool training) {
   cmd.add_option("--topology,-t", args.topology,
                  "Topology: abilene, polska, cost266, gabriel, germany50, or an SNDlib file")
       ->required();
@@ -49,8 +95,20 @@ void addFleetScenarioOptions(CLI::App& cmd, FleetScenarioArgs& args, const std::
       ->capture_default_str();
   cmd.add_option("--seed", args.seed, seedHelp)->check(nonNegativeInteger())->capture_default_str();
   cmd.add_option("--horizon", args.horizon,
-                 "How the ~1 h trace covers the horizon: tile, stretch or once")
+                 "How the demand covers the horizon: calendar (a day and a week, from random "
+                 "windows of the ~1 h trace, never repeating), tile, stretch or once")
       ->capture_default_str();
+  cmd.add_option("--profile", args.profile,
+                 "calendar: the day-and-week profile the rate follows: conv, code or flat "
+                 "(default: code for the code trace, else conv)");
+  if (!training) {
+    cmd.add_option("--start", args.start,
+                   "calendar: the horizon's start, a day and a UTC time (default \"thu 14:00\"; "
+                   "Thu, Fri and Sun are never trained on)");
+    cmd.add_option("--trace-part", args.tracePart,
+                   "calendar: which half of the trace requests come from: held-out (the second, "
+                   "never trained on; default), train or all");
+  }
   cmd.add_option("--time-scale", args.timeScale, timeScaleHelp)
       ->check(positiveNumber())
       ->capture_default_str();
@@ -66,7 +124,8 @@ fleet::HorizonRule parseHorizon(const std::string& name) {
   if (name == "tile") return fleet::HorizonRule::Tile;
   if (name == "stretch") return fleet::HorizonRule::Stretch;
   if (name == "once") return fleet::HorizonRule::Once;
-  throw InputError("", "--horizon " + name, "expected tile, stretch or once");
+  if (name == "calendar") return fleet::HorizonRule::Calendar;
+  throw InputError("", "--horizon " + name, "expected calendar, tile, stretch or once");
 }
 
 void addFleetCommands(CLI::App& app) {

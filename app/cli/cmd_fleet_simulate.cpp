@@ -33,9 +33,13 @@ namespace fs = doppler::fleet::sim;
 namespace fw = doppler::fleet;
 namespace fl = doppler::fleet::learn;
 
+// The harness's defaults, read once (GCC 12 warned of uninitialised strings in a temporary
+// RunOptions built inside a constructor).
+const fs::RunOptions kRunDefaults;
+
 struct FleetSimArgs : FleetScenarioArgs {
-  FleetSimArgs() { poolScale = fs::RunOptions{}.pool_scale; }  // a loaded fleet: see --load
-  double load = fs::RunOptions{}.load;
+  FleetSimArgs() { poolScale = kRunDefaults.pool_scale; }  // a loaded fleet: see --load
+  double load = kRunDefaults.load;
   std::string fidelity = "slot";
   double ttftSlo = fs::SloTargets{}.ttft_s;
   double tpotSlo = fs::SloTargets{}.tpot_s;
@@ -100,7 +104,7 @@ std::string loadLine(const fs::PreparedScenario& p, const fs::RunOptions& o) {
     s << "target " << shortNumber(o.load) << "; demand x" << shortNumber(p.rate_scale);
   else
     s << "the trace's own: --horizon " << fleet::toString(o.horizon)
-      << " keeps its request count, so --load applies to --horizon tile only";
+      << " keeps its request count, so --load applies to --horizon calendar and tile only";
   s << ", pool scale " << shortNumber(o.pool_scale) << "), " << p.scenario.demand.requests.size()
     << " requests\n";
   return s.str();
@@ -169,6 +173,7 @@ void runSimulate(const FleetSimArgs& args) {
                            {"seed", o.seed},
                            {"slots", o.slots},
                            {"load", loadJson(prepared, o)},
+                           {"demand", demandJson(prepared.scenario.demand)},
                            {"fallbacks", result.fallbacks},
                            {"fallback_slots", fallbackSlots(result)},
                            {"metrics", metricsJson(m)}};
@@ -180,7 +185,8 @@ void runSimulate(const FleetSimArgs& args) {
         s << "fleet       " << prepared.scenario.world.topology << ", "
           << prepared.scenario.demand.source << ", " << args.method << " on the " << args.fidelity
           << " simulator, " << o.slots << " slots, seed " << o.seed << "\n"
-          << loadLine(prepared, o);
+          << loadLine(prepared, o) << "demand      " << demandText(prepared.scenario.demand)
+          << "\n";
         if (provenance) s << "policy      " << fl::provenanceLine(*provenance) << "\n";
         s << "\n";
         std::vector<std::vector<std::string>> rows = {{"", "mean", "p50", "p90", "p95", "p99"}};
@@ -364,6 +370,7 @@ void runCompare(const FleetSimArgs& args) {
                            {"trained_episodes", extra.value("trained_episodes", 0L)},
                            {"slots", o.slots},
                            {"load", loadJson(first, o)},
+                           {"demand", demandJson(first.scenario.demand)},
                            {"methods", table}};
         if (provenance) addProvenance(out, *provenance);
         if (partial) {
@@ -382,7 +389,8 @@ void runCompare(const FleetSimArgs& args) {
                             std::to_string(args.seeds) + " seeds"
                       : std::string())
           << ")\n"
-          << loadLine(first, o);
+          << loadLine(first, o) << "demand      " << demandText(first.scenario.demand) << " (seed "
+          << o.seed << ")\n";
         if (provenance) s << "policy      " << fl::provenanceLine(*provenance) << "\n";
         s << "\n";
         const std::vector<std::pair<std::string, std::string>> cols = {

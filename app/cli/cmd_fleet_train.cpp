@@ -20,9 +20,13 @@ namespace {
 namespace fs = doppler::fleet::sim;
 namespace fl = doppler::fleet::learn;
 
+// The harness's defaults, read once (GCC 12 warned of uninitialised strings in a temporary
+// RunOptions built inside a constructor).
+const fs::RunOptions kRunDefaults;
+
 struct FleetTrainArgs : FleetScenarioArgs {
-  FleetTrainArgs() { poolScale = fs::RunOptions{}.pool_scale; }
-  double load = fs::RunOptions{}.load;
+  FleetTrainArgs() { poolScale = kRunDefaults.pool_scale; }
+  double load = kRunDefaults.load;
   fl::FleetTrainConfig config;
   std::string out, from;
   int checkpointEvery = 10;
@@ -132,7 +136,7 @@ void addFleetTrainCommand(CLI::App& fleet) {
   CLI::App* cmd = fleet.add_subcommand(
       "train", "Train TORTA's demand predictor and OT-guided PPO policy for one topology");
   addFleetScenarioOptions(*cmd, *a, "Seed for the networks' initialisation and the draws",
-                          "Multiply the trace's times first (with --load 0)");
+                          "Multiply the trace's times first (with --load 0)", true);
   cmd->add_option("--load", a->load, "Scale demand to this mean load of the fleet")
       ->check(CLI::Range(0.0, 10.0))
       ->capture_default_str();

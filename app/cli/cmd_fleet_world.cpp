@@ -46,7 +46,7 @@ int peakRegionSlot(const fw::Demand& demand) {
   return *std::max_element(demand.totals.requests.begin(), demand.totals.requests.end());
 }
 
-nlohmann::json worldJson(const FleetWorldArgs& args, const fw::Scenario& sc) {
+nlohmann::json worldJson(const fw::Scenario& sc) {
   const fw::World& world = sc.world;
   const fw::Demand& demand = sc.demand;
   const Summary summary = summarize(demand);
@@ -74,6 +74,17 @@ nlohmann::json worldJson(const FleetWorldArgs& args, const fw::Scenario& sc) {
                        {"prefill_w", gpu.prefill_w},
                        {"decode_w", gpu.decode_w},
                        {"usd_per_hour", gpu.usd_per_hour}});
+  nlohmann::json demandSummary = demandJson(demand);
+  demandSummary.update({{"slots", demand.totals.slots},
+                        {"slot_seconds", demand.slot_seconds},
+                        {"horizon_s", demand.horizon_s},
+                        {"requests", demand.requests.size()},
+                        {"requests_per_region", summary.perRegion},
+                        {"peak_slot", summary.peakSlot},
+                        {"peak_slot_requests", summary.perSlot[summary.peakSlot]},
+                        {"peak_region_slot_requests", peakRegionSlot(demand)},
+                        {"mean_context_tokens", capacity.mean_context_tokens},
+                        {"mean_generated_tokens", capacity.mean_generated_tokens}});
   return {
       {"topology", world.topology},
       {"coordinates", world.coordinates == fw::Coordinates::LonLat ? "lonlat" : "planar_km"},
@@ -87,20 +98,7 @@ nlohmann::json worldJson(const FleetWorldArgs& args, const fw::Scenario& sc) {
        {{"min", world.latency.minOffDiagonal()},
         {"mean", world.latency.meanOffDiagonal()},
         {"max", world.latency.maxOffDiagonal()}}},
-      {"demand",
-       {{"source", demand.source},
-        {"horizon", args.trace == "synthetic" ? "synthetic" : args.horizon},
-        {"slots", demand.totals.slots},
-        {"slot_seconds", demand.slot_seconds},
-        {"horizon_s", demand.horizon_s},
-        {"copies", demand.copies},
-        {"requests", demand.requests.size()},
-        {"requests_per_region", summary.perRegion},
-        {"peak_slot", summary.peakSlot},
-        {"peak_slot_requests", summary.perSlot[summary.peakSlot]},
-        {"peak_region_slot_requests", peakRegionSlot(demand)},
-        {"mean_context_tokens", capacity.mean_context_tokens},
-        {"mean_generated_tokens", capacity.mean_generated_tokens}}},
+      {"demand", demandSummary},
       {"capacity",
        {{"fleet_requests_per_s", capacity.fleet_requests_per_s},
         {"demand_requests_per_s", capacity.demand_requests_per_s},
@@ -108,7 +106,7 @@ nlohmann::json worldJson(const FleetWorldArgs& args, const fw::Scenario& sc) {
   };
 }
 
-std::string worldText(const FleetWorldArgs& args, const fw::Scenario& sc) {
+std::string worldText(const fw::Scenario& sc) {
   const fw::World& world = sc.world;
   const fw::Demand& demand = sc.demand;
   const Summary summary = summarize(demand);
@@ -144,8 +142,7 @@ std::string worldText(const FleetWorldArgs& args, const fw::Scenario& sc) {
     << "demand      " << demand.source << ": " << demand.requests.size() << " requests over "
     << demand.totals.slots << " slots of " << shortNumber(demand.slot_seconds) << " s ("
     << fixedNumber(demand.horizon_s / 3600.0, 2) << " h";
-  if (args.trace != "synthetic") s << ", " << args.horizon << ", " << demand.copies << " copies";
-  s << ")\n"
+  s << ", " << demandText(demand) << ")\n"
     << "peak slot   " << summary.perSlot[summary.peakSlot] << " requests (slot " << summary.peakSlot
     << "), busiest region-slot " << peakRegionSlot(demand) << "\n"
     << "capacity    " << fixedNumber(capacity.fleet_requests_per_s, 1)
@@ -162,8 +159,7 @@ void runFleetWorld(const FleetWorldArgs& args) {
   // `train` and the studio build theirs; load 0: the demand as the trace and options give it.
   const fw::Scenario scenario = fleet::sim::prepareScenario(scenarioRunOptions(args, 0)).scenario;
   writeResult(
-      args.output, [&] { return worldJson(args, scenario); },
-      [&] { return worldText(args, scenario); });
+      args.output, [&] { return worldJson(scenario); }, [&] { return worldText(scenario); });
 }
 
 }  // namespace

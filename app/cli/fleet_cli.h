@@ -3,6 +3,7 @@
 // in its own cmd_fleet_*.cpp and registers itself under the `fleet` command here.
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/fleet/sim/harness.h"
@@ -29,18 +30,27 @@ struct FleetScenarioArgs {
   int slots = 480;
   double slotSeconds = 45;
   uint64_t seed = 1;
-  std::string horizon = "tile";
+  std::string horizon = "calendar";
+  // --horizon calendar only; empty: not given (Thu 14:00, the trace's profile, held-out).
+  std::string start, profile, tracePart;
   double timeScale = 1;
   std::string model = "llama-2-7b";
   double poolScale = fleet::PoolRule{}.scale;
 };
-// --topology, --trace, --slots, --slot-seconds, --seed, --horizon, --time-scale, --model and
-// --pool-scale; the seed's and the time scale's help differ by command.
+// --topology, --trace, --slots, --slot-seconds, --seed, --horizon, --time-scale, --model,
+// --pool-scale and, unless `training` (which draws its own), --start and --trace-part; the seed's
+// and the time scale's help differ by command.
 void addFleetScenarioOptions(CLI::App& cmd, FleetScenarioArgs& args, const std::string& seedHelp,
-                             const std::string& timeScaleHelp);
+                             const std::string& timeScaleHelp, bool training = false);
 // --horizon's value; InputError naming the option otherwise.
 fleet::HorizonRule parseHorizon(const std::string& name);
 // The simulator harness's options from the scenario options (the rest keep their defaults).
+// --start, --profile and --trace-part with another horizon than calendar are refused.
 fleet::sim::RunOptions scenarioRunOptions(const FleetScenarioArgs& args, double load);
+
+// How the demand covers the horizon, for the text outputs ("calendar from Thu 14:00 UTC, conv
+// profile, held-out half of the trace, 7,200 windows of 60 s") and the JSON.
+std::string demandText(const fleet::Demand& demand);
+nlohmann::json demandJson(const fleet::Demand& demand);
 
 }  // namespace doppler::cli

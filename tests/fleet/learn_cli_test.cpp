@@ -62,23 +62,41 @@ TEST_F(FleetLearnCli, TrainIsRecordedAndTortaRunsInSimulateAndCompare) {
   EXPECT_TRUE(sawTrain) << list.out;
 }
 
-// A learned method says what its checkpoint trained on: evaluated on the same topology, trace,
-// load and horizon it is not held out (its scenario seeds differ only in pools, prices and
-// bursts), and the output says so; on another topology, trace or load it names each difference.
+// A learned method says what its checkpoint trained on. On the calendar horizon (the default)
+// training draws its days (Mon-Wed, Sat) and the first half of the trace, so the default
+// evaluation (Thursday, the second half) is held out by construction and says so; an evaluation
+// on a training day from the training half is not, and says that. On the tiled horizon the
+// scenario seeds differ only in pools, prices and bursts: not held out. Another topology, trace
+// or load is named as a difference.
 TEST_F(FleetLearnCli, TortaSaysWhetherItIsEvaluatedOnItsOwnTrainingDemand) {
   const std::string ckpt = trainSmall(path("runs.sqlite"));
-  const auto same = run("fleet simulate -t abilene --slots 24 --method torta --policy " + ckpt +
-                        " --json --no-record");
+  const std::string simulate =
+      "fleet simulate -t abilene --slots 24 --method torta --policy " + ckpt + " --no-record ";
+  const auto held = run(simulate + "--json");
+  ASSERT_EQ(held.status, 0) << held.err;
+  const json h = json::parse(held.out);
+  EXPECT_EQ(h["policy_held_out"], true) << h["policy_provenance"];
+  EXPECT_EQ(h["policy_trained_on"]["horizon"], "calendar");
+  EXPECT_EQ(h["policy_trained_on"]["calendar"]["days"], "Mon-Wed, Sat");
+  EXPECT_EQ(h["policy_differences"].size(), 2u) << h["policy_differences"];
+  const std::string line = h["policy_provenance"];
+  EXPECT_NE(line.find("trace part train (here held-out)"), std::string::npos) << line;
+  EXPECT_NE(line.find("days Mon-Wed, Sat (here Thu 14:00 to Thu 14:18)"), std::string::npos)
+      << line;
+  EXPECT_EQ(h["demand"]["start"], "Thu 14:00");
+  EXPECT_EQ(h["demand"]["trace_part"], "held-out");
+
+  const auto same = run(simulate + "--start 'tue 09:30' --trace-part train --json");
   ASSERT_EQ(same.status, 0) << same.err;
   const json s = json::parse(same.out);
   EXPECT_EQ(s["policy_held_out"], false) << s["policy_provenance"];
-  EXPECT_EQ(s["policy_trained_on"]["topology"], "abilene");
-  EXPECT_EQ(s["policy_trained_on"]["horizon"], "tile");
   EXPECT_NE(s["policy_provenance"].get<std::string>().find("not held out"), std::string::npos);
-  const auto text =
-      run("fleet simulate -t abilene --slots 24 --method torta --policy " + ckpt + " --no-record");
+  const auto text = run(simulate + "--start 'tue 09:30' --trace-part train");
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find("policy      trained on this demand"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("demand      calendar from Tue 09:30 UTC, conv profile, train half"),
+            std::string::npos)
+      << text.out;
 
   const auto other =
       run("fleet compare -t polska --trace code --load 0.5 --slots 24 --seeds 1 "
@@ -87,20 +105,26 @@ TEST_F(FleetLearnCli, TortaSaysWhetherItIsEvaluatedOnItsOwnTrainingDemand) {
   ASSERT_EQ(other.status, 0) << other.err;  // polska has abilene's 12 regions
   const json o = json::parse(other.out);
   EXPECT_EQ(o["policy_held_out"], true);
-  EXPECT_NE(o["policy_provenance"].get<std::string>().find("topology abilene (here polska)"),
-            std::string::npos)
-      << o["policy_provenance"];
-  const auto shifted =
-      run("fleet compare -t abilene --trace code --load 0.5 --slots 24 "
-          "--seeds 1 --methods ot,torta --policy " +
-          ckpt + " --json --no-record");
-  ASSERT_EQ(shifted.status, 0) << shifted.err;
-  const json c = json::parse(shifted.out);
-  EXPECT_EQ(c["policy_held_out"], true);
-  const std::string line = c["policy_provenance"];
-  EXPECT_NE(line.find("trace conv (here code)"), std::string::npos) << line;
-  EXPECT_NE(line.find("load 0.7 (here 0.5)"), std::string::npos) << line;
-  EXPECT_EQ(c["policy_differences"].size(), 2u) << c["policy_differences"];
+  const std::string otherLine = o["policy_provenance"];
+  for (const char* d : {"topology abilene (here polska)", "trace conv (here code)",
+                        "load 0.7 (here 0.5)", "profile conv (here code)"})
+    EXPECT_NE(otherLine.find(d), std::string::npos) << d << " in " << otherLine;
+
+  // Tiled, the training seeds see the demand evaluation sees.
+  const std::string tiled = path("tiled.pt");
+  const auto t =
+      run("fleet train -t abilene --horizon tile --slots 24 --episodes 1 --train-seeds 1 "
+          "--predictor-epochs 2 --hidden 16 --no-record --out " +
+          tiled);
+  ASSERT_EQ(t.status, 0) << t.err;
+  const auto tile =
+      run("fleet simulate -t abilene --slots 24 --horizon tile --method torta "
+          "--no-record --json --policy " +
+          tiled);
+  ASSERT_EQ(tile.status, 0) << tile.err;
+  const json j = json::parse(tile.out);
+  EXPECT_EQ(j["policy_held_out"], false) << j["policy_provenance"];
+  EXPECT_EQ(j["policy_trained_on"]["horizon"], "tile");
 }
 
 // Recorded, the policy trained on the spot is kept beside the session (checkpoints/) and listed

@@ -62,7 +62,8 @@ TEST(FleetDemand, OnceEveryTraceRequestAppearsExactlyOnce) {
 }
 
 TEST(FleetDemand, TilingLaysCopiesEndToEndOverTheHorizon) {
-  const DemandOptions o;  // Tile, 480 x 45 s
+  DemandOptions o;
+  o.horizon = HorizonRule::Tile;  // 480 x 45 s
   const Demand d = spreadTrace(conv(), abilene(), o);
   // One copy spans 3,501.7 s plus one mean gap: 6 h take 7 copies, the last one cut.
   EXPECT_EQ(d.copies, 7);

@@ -6,8 +6,9 @@ doppler_test(fleet_world_tests SOURCES
   ${CMAKE_CURRENT_SOURCE_DIR}/world_regions_test.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/world_trace_test.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/world_demand_test.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/world_calendar_test.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/world_garbage_test.cpp
-  LIBS doppler_fleet_world)
+  LIBS doppler_fleet_world doppler_fleet_sim)  # the calendar test builds scenarios with the harness
 
 # `doppler fleet world` end to end: a separate program, since it needs the doppler binary built.
 doppler_test(fleet_world_cli_tests SOURCES

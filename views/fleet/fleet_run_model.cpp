@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/fleet/sim/metrics.h"
+#include "core/fleet/world/week_profile.h"
 #include "views/common/nice_ticks.h"
 
 namespace doppler::views {
@@ -269,6 +270,15 @@ QString FleetRunModel::fallbackReason(const std::string& method, int slot) const
 
 QString FleetRunModel::slotLabel(int slot) const {
   const double startS = slot * info_.slot_seconds;
+  if (info_.start_week_hour >= 0) {
+    const int since = static_cast<int>(std::lround(startS / 60));
+    return QObject::tr("slot %1 / %2 · %3 UTC (+%4:%5 h)")
+        .arg(slot)
+        .arg(info_.slots)
+        .arg(QString::fromStdString(fleet::weekTimeText(info_.start_week_hour + startS / 3600.0)))
+        .arg(since / 60)
+        .arg(since % 60, 2, 10, QLatin1Char('0'));
+  }
   double hour = std::fmod(info_.start_utc_hour + startS / 3600.0, 24.0);
   if (hour < 0) hour += 24;
   const int minutes = static_cast<int>(std::lround(hour * 60)) % (24 * 60);

@@ -47,6 +47,9 @@ struct FleetScenarioInfo {
   int seeds = 1;
   double load_factor = 0;
   double start_utc_hour = 0;  // the horizon's start, for the slots' time of day
+  // On the calendar horizon: its start in hours since Monday 00:00 UTC, so the slots say their
+  // day too; < 0 otherwise.
+  double start_week_hour = -1;
 };
 
 // A method's headline figures over seeds: mean and 95% confidence half-width.

@@ -134,17 +134,18 @@ QWidget* FleetWorkbench::buildForm() {
   trace_->setEditable(true);
   trace_->addItems({QStringLiteral("conv"), QStringLiteral("code"), QStringLiteral("synthetic")});
   trace_->setToolTip(tr("conv, code (Azure LLM traces), synthetic, or a trace file"));
+  const fs::RunOptions defaults;  // a temporary's strings read as uninitialised to GCC 12
   slots_ = new QSpinBox;
   slots_->setObjectName(QStringLiteral("fleetSlots"));
   slots_->setRange(1, 5000);
-  slots_->setValue(fs::RunOptions{}.slots);
+  slots_->setValue(defaults.slots);
   slots_->setSuffix(tr(" × 45 s"));
   load_ = new QDoubleSpinBox;
   load_->setObjectName(QStringLiteral("fleetLoad"));
   load_->setRange(0, 10);
   load_->setSingleStep(0.05);
   load_->setDecimals(2);
-  load_->setValue(fs::RunOptions{}.load);
+  load_->setValue(defaults.load);
   load_->setToolTip(tr("Demand scaled so the fleet's mean load is this (0: as the trace is)"));
   seed_ = new QSpinBox;
   seed_->setObjectName(QStringLiteral("fleetSeed"));
@@ -253,8 +254,8 @@ QWidget* FleetWorkbench::buildSlotBar() {
   slider_->setRange(0, 0);
   slotLabel_ = new QLabel;
   slotLabel_->setObjectName(QStringLiteral("fleetSlotLabel"));
-  slotLabel_->setMinimumWidth(
-      fontMetrics().horizontalAdvance(QStringLiteral("slot 4800 / 4800 · 23:59 UTC (+59:59 h)")));
+  slotLabel_->setMinimumWidth(fontMetrics().horizontalAdvance(
+      QStringLiteral("slot 4800 / 4800 · Wed 23:59 UTC (+59:59 h)")));
   shown_ = new QComboBox;
   shown_->setObjectName(QStringLiteral("fleetShownMethod"));
   shown_->setToolTip(tr("The method the map, the heatmap and the decision trace show"));

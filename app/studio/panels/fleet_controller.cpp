@@ -171,6 +171,7 @@ bool FleetController::start(const FleetJob& job, QString* error) {
         info.seeds = seeds;
         info.load_factor = prepared.capacity.load_factor;
         info.start_utc_hour = startHourUtc(options.trace);
+        info.start_week_hour = prepared.scenario.demand.start_week_hour;
         auto world = std::make_shared<const fleet::World>(prepared.scenario.world);
         ctx.post([this, world, info, methods] { model_->reset(world, info, methods); });
 

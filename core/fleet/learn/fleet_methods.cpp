@@ -145,11 +145,39 @@ PolicyProvenance policyProvenance(const std::string& checkpoint, const sim::RunO
   differ("pool scale", numberText(poolScale), numberText(here.pool_scale));
   differ("horizon", horizon, toString(here.horizon));
   differ("model", model, here.model);
+  // On the calendar, training drew its days and its half of the trace so that evaluation can
+  // avoid both: each one avoided is a difference.
+  const auto calendar = meta.find("calendar");
+  if (horizon == "calendar" && here.horizon == HorizonRule::Calendar && calendar != meta.end() &&
+      calendar->is_object()) {
+    p.trained_on["calendar"] = *calendar;
+    const Demand& demand = prepared.scenario.demand;
+    const auto field = [&](const char* key) {
+      const auto it = calendar->find(key);
+      return it != calendar->end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    differ("profile", field("profile"), demand.profile);
+    const std::string part = field("trace_part");
+    if (part == toString(TracePart::Train) && demand.part == TracePart::HeldOut)
+      differ("trace part", part, toString(demand.part));
+    const double hours = demand.horizon_s / 3600.0;
+    if (trainingHoursIn(demand.start_week_hour, hours) == 0)
+      differ("days", field("days"),
+             weekTimeText(demand.start_week_hour) + " to " +
+                 weekTimeText(demand.start_week_hour + hours));
+  }
   return p;
 }
 
 std::string provenanceLine(const PolicyProvenance& p) {
   if (!p.known) return "trained on a scenario its checkpoint does not record";
+  if (p.differences.empty() && p.trained_on.contains("calendar")) {
+    return "trained on this demand (" + p.trained_on.value("topology", std::string()) + ", " +
+           p.trained_on.value("trace", std::string()) + ", load " +
+           numberText(p.trained_on.value("load", 0.0)) +
+           ", calendar: these hours reach the training days or the training half of the trace): "
+           "not held out";
+  }
   if (p.differences.empty()) {
     const int base = p.trained_on.value("train_seed_base", 0);
     return "trained on this demand (" + p.trained_on.value("topology", std::string()) + ", " +

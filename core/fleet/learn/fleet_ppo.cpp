@@ -53,13 +53,16 @@ void predictorSamples(const sim::PreparedScenario& p, std::vector<float>& inputs
   const SlotTotals& totals = p.scenario.demand.totals;
   const int n = totals.regions;
   const double T = p.scenario.demand.slot_seconds;
+  // The clock the policy's forecast reads (SlotState::clock_s).
+  const double clock0 =
+      p.scenario.demand.start_week_hour >= 0 ? p.scenario.demand.start_week_hour * 3600.0 : 0.0;
   std::vector<std::vector<double>> history;
   for (int t = 0; t + 1 < totals.slots; ++t) {
     std::vector<double> now(n);
     for (int r = 0; r < n; ++r) now[r] = totals.requests[totals.index(t, r)];
     history.push_back(now);
     if (history.size() > static_cast<size_t>(kPredictorWindow)) history.erase(history.begin());
-    const PredictorEncoding e = encodePredictorInput(history, (t + 1) * T);
+    const PredictorEncoding e = encodePredictorInput(history, clock0 + (t + 1) * T);
     inputs.insert(inputs.end(), e.input.begin(), e.input.end());
     for (int r = 0; r < n; ++r) {
       const double next = totals.requests[totals.index(t + 1, r)];
@@ -135,14 +138,14 @@ FleetTrainResult trainFleetPpo(const FleetTrainRequest& request, const CancelTok
   std::vector<sim::RunOptions> runs;
   std::vector<sim::PreparedScenario> train;
   for (int k = 0; k < cfg.train_seeds; ++k) {
-    sim::RunOptions o = request.scenario;
-    o.seed = kTrainSeedBase + static_cast<uint64_t>(k);
+    sim::RunOptions o =
+        sim::trainingRun(request.scenario, kTrainSeedBase + static_cast<uint64_t>(k));
     o.fidelity = sim::Fidelity::Slot;
     runs.push_back(o);
     train.push_back(sim::prepareScenario(o));
   }
-  sim::RunOptions heldOutRun = runs.front();
-  heldOutRun.seed = kTrainSeedBase + static_cast<uint64_t>(cfg.train_seeds);
+  sim::RunOptions heldOutRun =
+      sim::trainingRun(runs.front(), kTrainSeedBase + static_cast<uint64_t>(cfg.train_seeds));
   const sim::PreparedScenario heldOut = sim::prepareScenario(heldOutRun);
   const int n = train.front().scenario.world.regionCount();
 
@@ -172,6 +175,16 @@ FleetTrainResult trainFleetPpo(const FleetTrainRequest& request, const CancelTok
   meta["trace_name"] = train.front().scenario.demand.source;
   meta["time_scale"] = request.scenario.time_scale;
   meta["horizon"] = toString(request.scenario.horizon);
+  if (request.scenario.horizon == HorizonRule::Calendar) {
+    // What evaluation must avoid to be held out: these days, this half of the trace.
+    nlohmann::json starts = nlohmann::json::array();
+    for (const sim::RunOptions& o : runs)
+      starts.push_back(weekTimeText(o.calendar.start_week_hour));
+    meta["calendar"] = {{"days", trainingDaysText()},
+                        {"trace_part", toString(TracePart::Train)},
+                        {"profile", train.front().scenario.demand.profile},
+                        {"starts", starts}};
+  }
   meta["config"] = configJson(cfg);
   meta["train_seed_base"] = kTrainSeedBase;
 

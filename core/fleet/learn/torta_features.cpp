@@ -79,7 +79,7 @@ std::vector<float> observation(const SlotState& s, const std::vector<double>& fo
     obs.push_back(clipped(prevLoad[r]));
     obs.push_back(clipped(refLoad[r]));
   }
-  const double day = 2.0 * 3.14159265358979323846 * std::fmod(s.start_s, 86400.0) / 86400.0;
+  const double day = 2.0 * 3.14159265358979323846 * std::fmod(s.clock_s, 86400.0) / 86400.0;
   obs.push_back(static_cast<float>(std::sin(day)));
   obs.push_back(static_cast<float>(std::cos(day)));
   obs.push_back(clipped(total / std::max(1e-6, pool)));

@@ -47,7 +47,7 @@ sim::Allocation TortaPolicy::allocate(const sim::SlotState& s) {
   forecast_ = s.predicted;
   const bool imposed = s.fleet->options().forecast_accuracy > 0;
   if (options_.predictor && !imposed) {
-    std::vector<double> learned = actor_->predict(history_, s.start_s + s.slot_seconds);
+    std::vector<double> learned = actor_->predict(history_, s.clock_s + s.slot_seconds);
     if (static_cast<int>(learned.size()) == n) forecast_ = std::move(learned);
   }
 

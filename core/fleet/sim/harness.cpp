@@ -1,5 +1,6 @@
 #include "core/fleet/sim/harness.h"
 
+#include <cmath>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -32,6 +33,7 @@ PreparedScenario prepareScenario(const RunOptions& options) {
   so.demand.slots = options.slots;
   so.demand.slot_seconds = options.slot_seconds;
   so.demand.horizon = options.horizon;
+  so.demand.calendar = options.calendar;
   so.demand.time_scale = options.time_scale;
   PreparedScenario p;
   p.scenario = buildScenario(so);
@@ -46,22 +48,38 @@ PreparedScenario prepareScenario(const RunOptions& options) {
   }
   // One copy of a trace (stretch, once) keeps its request count over the horizon: a time scale
   // cannot change its mean load, and under `once` it crowded all of it into the first seconds.
-  const bool oneCopy = options.trace != "synthetic" && options.horizon != HorizonRule::Tile;
+  const bool oneCopy = options.trace != "synthetic" && (options.horizon == HorizonRule::Stretch ||
+                                                        options.horizon == HorizonRule::Once);
   if (options.load > 0 && oneCopy) p.load_applied = false;
-  if (options.load > 0 && !oneCopy && p.capacity.load_factor > 0) {
-    // Demand rate is proportional to 1 / time scale (trace) or to the synthetic rate, so one
-    // rescale hits the target up to the sampling of requests.
+  // Demand rate is proportional to 1 / time scale (trace) or to the synthetic rate, so one
+  // rescale hits the target up to the sampling of requests. The calendar's first estimate may
+  // rest on a few windows of the trace (8 slots at the trace's own rate are 6 windows), so it is
+  // corrected until within 2% of the target, at most three times.
+  const int passes = options.horizon == HorizonRule::Calendar ? 3 : 1;
+  for (int pass = 0; pass < passes && options.load > 0 && !oneCopy && p.capacity.load_factor > 0 &&
+                     (pass == 0 || std::abs(p.capacity.load_factor / options.load - 1) > 0.02);
+       ++pass) {
     const double factor = options.load / p.capacity.load_factor;
-    p.rate_scale = factor;
+    p.rate_scale *= factor;
     if (options.trace == "synthetic")
       so.synthetic.mean_rate_per_s *= factor;
     else
-      so.demand.time_scale = p.time_scale = options.time_scale / factor;
+      so.demand.time_scale = p.time_scale = p.time_scale / factor;
     Scenario rebuilt = buildScenario(so);
     p.scenario.demand = std::move(rebuilt.demand);
     p.capacity = estimateCapacity(p.scenario.world, p.scenario.demand);
   }
   return p;
+}
+
+RunOptions trainingRun(const RunOptions& options, uint64_t seed) {
+  RunOptions o = options;
+  o.seed = seed;
+  if (o.horizon == HorizonRule::Calendar) {
+    o.calendar.part = TracePart::Train;
+    o.calendar.start_week_hour = trainingStartHour(seed, o.slots * o.slot_seconds / 3600.0);
+  }
+  return o;
 }
 
 SimResult runMethod(const PreparedScenario& prepared, const std::string& method,

@@ -32,7 +32,8 @@ struct RunOptions {
   // Pools at 0.02 of TORTA's counts (4-6 GPUs a region) keep the request count at the target
   // load in the millions, not tens of millions, for the 6 h horizon.
   double pool_scale = 0.02;
-  HorizonRule horizon = HorizonRule::Tile;
+  HorizonRule horizon = HorizonRule::Calendar;
+  CalendarRule calendar;  // the calendar horizon's start, profile and trace part
   std::string model = "llama-2-7b";
   Fidelity fidelity = Fidelity::Slot;
   SimOptions sim;
@@ -53,6 +54,11 @@ struct PreparedScenario {
 // CLI's fleet commands, the harness, the training and the studio all come here. The demand is
 // rescaled to `options.load` when it is above 0. Throws InputError for bad files and options.
 PreparedScenario prepareScenario(const RunOptions& options);
+
+// The options a training scenario gets under `seed`: on the calendar horizon, windows from the
+// training half of the trace and a start drawn from the seed on the training days (week_profile.h),
+// so a policy never trains on the days or the requests evaluation uses. Other horizons: the seed.
+RunOptions trainingRun(const RunOptions& options, uint64_t seed);
 
 // Runs `method` on the prepared scenario with options.fidelity and options.seed.
 SimResult runMethod(const PreparedScenario& prepared, const std::string& method,

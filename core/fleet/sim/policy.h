@@ -43,6 +43,9 @@ int switchedRows(const Allocation& a, const Allocation& b, double threshold);
 struct SlotState {
   int slot = 0;
   double start_s = 0, slot_seconds = 0;
+  // The slot's start on the clock a time-of-day feature reads: seconds since Monday 00:00 UTC on
+  // a calendar horizon (Demand::start_week_hour), else start_s.
+  double clock_s = 0;
   const FleetModel* fleet = nullptr;  // regions, latency, prices, servers and their rates
   std::vector<double> arrivals;       // this slot's requests by home region (TORTA's mu_t)
   std::vector<double> context_tokens, generated_tokens;  // their token sums by home region

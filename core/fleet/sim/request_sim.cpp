@@ -382,6 +382,7 @@ SimResult RequestSimulator::run() {
     for (int r = 0; r < n; ++r)
       queued[r] = static_cast<double>(queues_[r].size() + incoming_[r].size() - incomingNext_[r]);
     SlotState state = tracker.begin(t, start, T, demand_.totals, queued, plan_, previous);
+    state.clock_s = demand_.start_week_hour >= 0 ? demand_.start_week_hour * 3600.0 + start : start;
     Allocation alloc = policy_.allocate(state);
     requireAllocation(alloc, n, policy_.name(), t);
     metrics_.slotSwitch(previous, alloc, t == 0);

@@ -87,6 +87,7 @@ SimResult simulateSlots(const FleetModel& fleet, const Demand& demand, Schedulin
     if (options.cancel.cancelled()) throw RunCancelled(t);
     const double start = t * T, end = start + T;
     SlotState state = tracker.begin(t, start, T, demand.totals, queue, plan, previous);
+    state.clock_s = demand.start_week_hour >= 0 ? demand.start_week_hour * 3600.0 + start : start;
     Allocation alloc = policy.allocate(state);
     requireAllocation(alloc, n, policy.name(), t);
     metrics.slotSwitch(previous, alloc, t == 0);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/fleet/world/trace_reader.h"
+#include "core/fleet/world/week_profile.h"
 #include "core/fleet/world/world.h"
 
 namespace doppler::fleet {
@@ -30,21 +31,40 @@ struct SpreadRule {
 };
 
 // The trace spans about an hour (conv 3,502 s); the horizon 480 x 45 s is 6 h.
-//  Tile    (default): copies of the trace laid end to end, one every span + mean gap, so the
-//          arrival rate and its second-scale burstiness stay the real ones; the spatial mix over
-//          regions follows each region's time of day as the copies go on.
+//  Calendar (default): the total rate follows the service's day and week (WeekProfile) at each
+//          region's local time from a calendar start, and the requests come from windows of the
+//          trace drawn at random offsets (CalendarRule), so the sizes and the sub-minute
+//          burstiness are the trace's and the stream never repeats within a horizon.
+//  Tile:   copies of the trace laid end to end, one every span + mean gap, so the arrival rate and
+//          its second-scale burstiness stay the real ones; the spatial mix over regions follows
+//          each region's time of day as the copies go on. The total repeats every copy.
 //  Stretch: one copy with times scaled so the trace fills the horizon (rate / 6 for 6 h).
 //  Once:   one copy as recorded; slots after it are empty.
-enum class HorizonRule { Tile, Stretch, Once };
-const char* toString(HorizonRule rule);  // "tile", "stretch", "once"
+enum class HorizonRule { Calendar, Tile, Stretch, Once };
+const char* toString(HorizonRule rule);  // "calendar", "tile", "stretch", "once"
+
+// Which part of the trace a calendar demand draws its windows from: training draws from the
+// first half of the trace's time, evaluation from the second, so no request a policy trained on
+// comes back when it is evaluated.
+enum class TracePart { HeldOut, Train, All };
+const char* toString(TracePart part);               // "held-out", "train", "all"
+TracePart parseTracePart(const std::string& name);  // InputError naming --trace-part otherwise
+
+struct CalendarRule {
+  double start_week_hour = 3 * 24 + 14;  // hours since Monday 00:00 UTC: Thursday 14:00 UTC
+  std::string profile;                   // conv, code, flat; empty: defaultProfileFor(trace)
+  TracePart part = TracePart::HeldOut;
+  double window_s = 60;  // trace seconds per drawn window
+};
 
 struct DemandOptions {
   int slots = 480;
   double slot_seconds = 45.0;
   uint64_t seed = 1;
-  HorizonRule horizon = HorizonRule::Tile;
+  HorizonRule horizon = HorizonRule::Calendar;
   double time_scale = 1.0;  // trace times multiplied by this first: 0.5 doubles the rate
   SpreadRule spread;
+  CalendarRule calendar;  // HorizonRule::Calendar (for synthetic demand: its start and profile)
   // Refused above these, with an InputError, before anything is allocated: a request
   // record is 32 bytes and the simulators keep more per request, so 50 M requests already take
   // gigabytes (cost266 at load 0.7 over 480 slots is 6.9 M). A tiny time scale or a huge horizon
@@ -59,7 +79,7 @@ struct Request {
   int context_tokens = 0;
   int generated_tokens = 0;
   int trace_index = -1;  // row in the trace (in time order); -1 when synthetic
-  int copy = 0;          // which tile of the trace
+  int copy = 0;          // which tile (calendar: which drawn window) of the trace
 };
 
 // Per slot and region: request count and token sums; row-major [slot][region].
@@ -81,8 +101,14 @@ struct Demand {
   std::string source;  // "conv", "code", "synthetic" or a file's stem
   double horizon_s = 0;
   double slot_seconds = 0;
-  int copies = 0;                 // trace copies that reach into the horizon
-  double trace_time_scale = 1;    // the factor the trace's times were multiplied by
+  int copies = 0;               // trace copies (calendar: windows) that reach into the horizon
+  double trace_time_scale = 1;  // the factor the trace's times were multiplied by
+  HorizonRule horizon = HorizonRule::Calendar;
+  // Calendar demand (and synthetic demand under it): where the horizon starts in the week, the
+  // profile its rate follows, and the trace part its windows come from.
+  double start_week_hour = -1;  // < 0: not on a calendar
+  std::string profile;
+  TracePart part = TracePart::All;
   std::vector<Request> requests;  // in arrival order
   SlotTotals totals;
 };
@@ -90,6 +116,10 @@ struct Demand {
 // Region weights at each slot's middle, [slot][region], from the rule (bursts included).
 std::vector<double> slotWeights(const World& world, const DemandOptions& options,
                                 double start_utc_hour);
+// The same on the calendar: region weight * the profile's level at the region's local hour of
+// the week * its bursts. Summed over regions, proportional to the total rate.
+std::vector<double> calendarWeights(const World& world, const DemandOptions& options,
+                                    const WeekProfile& profile);
 
 // The trace over the horizon (HorizonRule), each request given a home region by the rule.
 Demand spreadTrace(const Trace& trace, const World& world, const DemandOptions& options = {});
