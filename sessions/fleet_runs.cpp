@@ -41,6 +41,7 @@ RunSpec fleetRunSpec(const std::string& method, const fs::RunOptions& o, nlohman
     spec.params["profile"] = o.calendar.profile.empty() ? "auto" : o.calendar.profile;
     spec.params["trace_part"] = fleet::toString(o.calendar.part);
   }
+  if (!o.spikes.empty()) spec.params["spikes"] = o.spikes;
   spec.params["load"] = o.load;
   spec.params["time_scale"] = o.time_scale;
   spec.params["pool_scale"] = o.pool_scale;

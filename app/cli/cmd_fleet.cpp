@@ -42,6 +42,7 @@ fleet::sim::RunOptions scenarioRunOptions(const FleetScenarioArgs& a, double loa
   if (!a.start.empty()) o.calendar.start_week_hour = fleet::parseWeekTime(a.start);
   if (!a.profile.empty()) o.calendar.profile = fleet::weekProfile(a.profile).name;
   if (!a.tracePart.empty()) o.calendar.part = fleet::parseTracePart(a.tracePart);
+  o.spikes = a.spikes;
   return o;
 }
 
@@ -105,6 +106,10 @@ void addFleetScenarioOptions(CLI::App& cmd, FleetScenarioArgs& args, const std::
     cmd.add_option("--start", args.start,
                    "calendar: the horizon's start, a day and a UTC time (default \"thu 14:00\"; "
                    "Thu, Fri and Sun are never trained on)");
+    cmd.add_option("--spike", args.spikes,
+                   "A regional spike REGION:START_H:MINUTES:FACTOR (a name or index; hours after "
+                   "the start), e.g. 3:2:15:3; repeatable. It comes on top of the --load demand")
+        ->allow_extra_args(false);
     cmd.add_option("--trace-part", args.tracePart,
                    "calendar: which half of the trace requests come from: held-out (the second, "
                    "never trained on; default), train or all");

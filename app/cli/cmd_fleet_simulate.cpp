@@ -350,6 +350,9 @@ void runCompare(const FleetSimArgs& args) {
       row[name] = mean(v);
       row[name + "_ci95"] = fs::ci95HalfWidth(v);
     }
+    // Each seed's figures too, in seed order, so that methods can be compared seed by seed (the
+    // seeds share scenario and routing draws).
+    row["per_seed"] = values;
     table[m] = row;
   }
   rec.save([&](sessions::RunStore& store, int64_t run) {

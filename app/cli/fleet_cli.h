@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "core/fleet/sim/harness.h"
 #include "core/fleet/world/demand.h"
@@ -33,6 +34,7 @@ struct FleetScenarioArgs {
   std::string horizon = "calendar";
   // --horizon calendar only; empty: not given (Thu 14:00, the trace's profile, held-out).
   std::string start, profile, tracePart;
+  std::vector<std::string> spikes;  // --spike, repeatable
   double timeScale = 1;
   std::string model = "llama-2-7b";
   double poolScale = fleet::PoolRule{}.scale;

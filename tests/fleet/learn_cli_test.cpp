@@ -110,6 +110,13 @@ TEST_F(FleetLearnCli, TortaSaysWhetherItIsEvaluatedOnItsOwnTrainingDemand) {
                         "load 0.7 (here 0.5)", "profile conv (here code)"})
     EXPECT_NE(otherLine.find(d), std::string::npos) << d << " in " << otherLine;
 
+  const auto spiked =
+      run(simulate + "--start 'tue 09:30' --trace-part train --spike 3:0.1:5:3 --json");
+  ASSERT_EQ(spiked.status, 0) << spiked.err;
+  const json sp = json::parse(spiked.out);
+  EXPECT_EQ(sp["policy_held_out"], true);
+  EXPECT_EQ(sp["policy_differences"], json::array({"spikes none (here 3:0.1:5:3)"}));
+
   // Tiled, the training seeds see the demand evaluation sees.
   const std::string tiled = path("tiled.pt");
   const auto t =

@@ -47,7 +47,7 @@ TEST(WeekProfile, PeakToTroughAsDocumented) {
   EXPECT_NEAR(ratio(weekProfile("code"), 6), 6.0, 0.01);   // Sunday
   EXPECT_NEAR(ratio(weekProfile("conv"), 2), 2.0, 0.01);
   EXPECT_NEAR(ratio(weekProfile("flat"), 5), 1.0, 1e-12);
-  EXPECT_NEAR(weekLevel(weekProfile("code"), 14), 1.0, 1e-12);       // Monday 14:00: the peak
+  EXPECT_NEAR(weekLevel(weekProfile("code"), 14), 1.0, 1e-12);           // Monday 14:00: the peak
   EXPECT_NEAR(weekLevel(weekProfile("code"), 5 * 24 + 14), 0.5, 1e-12);  // Saturday's peak
   EXPECT_THROW(weekProfile("weekly"), doppler::InputError);
 }
@@ -57,8 +57,8 @@ TEST(WeekProfile, WeekTimesReadAndPrintBack) {
   EXPECT_DOUBLE_EQ(parseWeekTime("Sunday 23:59"), 6 * 24 + 23 + 59 / 60.0);
   EXPECT_EQ(weekTimeText(parseWeekTime("tue 09:30")), "Tue 09:30");
   EXPECT_EQ(weekTimeText(kHoursPerWeek + 1), "Mon 01:00");
-  for (const char* bad : {"", "thu", "thu 24:00", "thu 14:60", "xyz 10:00", "thu 10:00 extra",
-                          "thu 10", "thu -1:00"})
+  for (const char* bad :
+       {"", "thu", "thu 24:00", "thu 14:60", "xyz 10:00", "thu 10:00 extra", "thu 10", "thu -1:00"})
     EXPECT_THROW(parseWeekTime(bad), doppler::InputError) << bad;
 }
 
@@ -159,12 +159,10 @@ TEST(CalendarDemand, TheRateFollowsTheServicesDay) {
   o.calendar.profile = "flat";
   const Demand flat = spreadTrace(trace("conv"), abilene(), o);
   const Trace& t = trace("conv");
-  const double halfRate =
-      static_cast<double>(std::count_if(t.requests.begin(), t.requests.end(),
-                                        [&](const TraceRequest& r) {
-                                          return r.arrival_s >= t.span_s / 2;
-                                        })) /
-      (t.span_s / 2);  // the half's rate, to well within the 5% below
+  const double halfRate = static_cast<double>(std::count_if(
+                              t.requests.begin(), t.requests.end(),
+                              [&](const TraceRequest& r) { return r.arrival_s >= t.span_s / 2; })) /
+                          (t.span_s / 2);  // the half's rate, to well within the 5% below
   EXPECT_NEAR(static_cast<double>(flat.requests.size()) / flat.horizon_s / halfRate, 1.0, 0.05);
 }
 

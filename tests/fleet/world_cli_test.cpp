@@ -32,8 +32,13 @@ TEST_F(FleetWorldCli, JsonHasRegionsLatencyAndDemand) {
   EXPECT_EQ(demand["slots"], 100);
   EXPECT_EQ(demand["slot_seconds"], 45);
   EXPECT_EQ(sum, demand["requests"].get<long long>());
-  // 100 x 45 s = 4,500 s: one whole copy of the conversation trace and the start of a second.
+  // 100 x 45 s = 4,500 s near the trace's own rate (the calendar's conv level at Thursday
+  // 14:00 UTC): more requests than the 3,502 s trace holds.
   EXPECT_GT(demand["requests"].get<long long>(), 19366);
+  EXPECT_EQ(demand["horizon"], "calendar");
+  EXPECT_EQ(demand["start"], "Thu 14:00");
+  EXPECT_EQ(demand["profile"], "conv");
+  EXPECT_EQ(demand["trace_part"], "held-out");
   EXPECT_LE(demand["peak_slot_requests"].get<int>(), demand["requests"].get<int>());
   const json& latency = j["latency_s"];
   EXPECT_GT(latency["min"].get<double>(), 0);
@@ -41,6 +46,40 @@ TEST_F(FleetWorldCli, JsonHasRegionsLatencyAndDemand) {
   EXPECT_LE(latency["mean"].get<double>(), latency["max"].get<double>());
   EXPECT_GT(j["capacity"]["fleet_requests_per_s"].get<double>(), 0);
   EXPECT_EQ(j["catalog"].size(), 5u);
+}
+
+// The calendar's options are checked, refused with another horizon, and a spike adds demand to
+// its region only while it lasts.
+TEST_F(FleetWorldCli, CalendarOptionsAndSpikes) {
+  expectBadInput("fleet world -t abilene --horizon tile --start 'thu 10:00'",
+                 {"--start", "applies to --horizon calendar only"});
+  expectBadInput("fleet world -t abilene --horizon once --profile code", {"--profile", "calendar"});
+  expectBadInput("fleet world -t abilene --start 'someday 10:00'", {"--start", "'thu 14:00'"});
+  expectBadInput("fleet world -t abilene --profile weekly", {"--profile weekly", "conv, code"});
+  expectBadInput("fleet world -t abilene --trace-part middle", {"--trace-part", "held-out"});
+  expectBadInput("fleet world -t abilene --spike 12:1:30:3", {"--spike", "no region '12'"});
+  expectBadInput("fleet world -t abilene --spike 3:1:30", {"--spike", "REGION:START_H"});
+  expectBadInput("fleet world -t abilene --spike 3:1:0:3", {"--spike", "duration"});
+  auto requests = [&](const std::string& extra) {
+    const auto r = run("fleet world -t abilene --slots 160 --json " + extra);
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::vector<long long> perRegion;
+    if (r.status != 0) return perRegion;
+    const json j = json::parse(r.out);  // kept: a range-for over a temporary's member dangles
+    for (const json& region : j["regions"])
+      perRegion.push_back(region["requests"].get<long long>());
+    return perRegion;
+  };
+  const std::vector<long long> base = requests(""), spiked = requests("--spike 3:0.5:30:3");
+  ASSERT_EQ(base.size(), 12u);
+  ASSERT_EQ(spiked.size(), 12u);
+  // 30 of the 120 minutes at 3x: about 1.5x the region's requests, the others' nearly unchanged.
+  EXPECT_GT(spiked[3], base[3] * 13 / 10);
+  EXPECT_LT(spiked[3], base[3] * 17 / 10);
+  long long others = 0, othersBase = 0;
+  for (int r = 0; r < 12; ++r)
+    if (r != 3) others += spiked[r], othersBase += base[r];
+  EXPECT_NEAR(static_cast<double>(others) / static_cast<double>(othersBase), 1.0, 0.1);
 }
 
 TEST_F(FleetWorldCli, TextSummaryNamesRegionsAndTotals) {

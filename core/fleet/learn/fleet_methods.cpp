@@ -145,6 +145,12 @@ PolicyProvenance policyProvenance(const std::string& checkpoint, const sim::RunO
   differ("pool scale", numberText(poolScale), numberText(here.pool_scale));
   differ("horizon", horizon, toString(here.horizon));
   differ("model", model, here.model);
+  // Training adds no spikes (fleet train has no --spike).
+  if (!here.spikes.empty()) {
+    std::string spikes;
+    for (const std::string& x : here.spikes) spikes += (spikes.empty() ? "" : " ") + x;
+    differ("spikes", "none", spikes);
+  }
   // On the calendar, training drew its days and its half of the trace so that evaluation can
   // avoid both: each one avoided is a difference.
   const auto calendar = meta.find("calendar");

@@ -69,6 +69,13 @@ PreparedScenario prepareScenario(const RunOptions& options) {
     p.scenario.demand = std::move(rebuilt.demand);
     p.capacity = estimateCapacity(p.scenario.world, p.scenario.demand);
   }
+  if (!options.spikes.empty()) {
+    for (const std::string& text : options.spikes)
+      so.demand.spikes.push_back(parseSpike(text, p.scenario.world));
+    Scenario spiked = buildScenario(so);
+    p.scenario.demand = std::move(spiked.demand);
+    p.capacity = estimateCapacity(p.scenario.world, p.scenario.demand);
+  }
   return p;
 }
 

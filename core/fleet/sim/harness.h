@@ -34,6 +34,9 @@ struct RunOptions {
   double pool_scale = 0.02;
   HorizonRule horizon = HorizonRule::Calendar;
   CalendarRule calendar;  // the calendar horizon's start, profile and trace part
+  // Regional spikes, "REGION:START_H:MINUTES:FACTOR" (parseSpike). They come on top of the
+  // demand the load target sets: the load is met without them, then they are added.
+  std::vector<std::string> spikes;
   std::string model = "llama-2-7b";
   Fidelity fidelity = Fidelity::Slot;
   SimOptions sim;

@@ -72,6 +72,23 @@ std::vector<char> burstMask(const DemandOptions& options, int region) {
   return burst;
 }
 
+// The spikes' factor on each [slot][region] weight.
+void applySpikes(std::vector<double>& weights, const DemandOptions& options, int regions) {
+  for (const Spike& spike : options.spikes) {
+    if (spike.region < 0 || spike.region >= regions)
+      throw InputError("", "--spike", "region " + std::to_string(spike.region) + " out of range");
+    if (!(spike.factor >= 0) || !std::isfinite(spike.factor) || !(spike.duration_s > 0) ||
+        !std::isfinite(spike.start_s) || !std::isfinite(spike.duration_s))
+      throw InputError("", "--spike",
+                       "needs a finite start, a positive duration and a factor >= 0");
+    for (int s = 0; s < options.slots; ++s) {
+      const double middle = (s + 0.5) * options.slot_seconds;
+      if (middle >= spike.start_s && middle < spike.start_s + spike.duration_s)
+        weights[static_cast<size_t>(s) * regions + spike.region] *= spike.factor;
+    }
+  }
+}
+
 double baseWeight(const SpreadRule& rule, const Region& region) {
   return rule.weight_by_degree ? std::max(1, region.degree) : 1.0;
 }
@@ -129,6 +146,51 @@ int drawRegion(const std::vector<double>& cum, int slot, int regions, double u) 
 
 }  // namespace
 
+Spike parseSpike(const std::string& text, const World& world) {
+  const std::string where = "--spike " + text;
+  std::vector<std::string> fields(1);
+  for (char c : text) {
+    if (c == ':')
+      fields.emplace_back();
+    else
+      fields.back().push_back(c);
+  }
+  if (fields.size() != 4)
+    throw InputError("", where, "expected REGION:START_H:MINUTES:FACTOR, e.g. 3:2:15:3");
+  auto number = [&](const std::string& field, const char* what) {
+    size_t used = 0;
+    double x = 0;
+    try {
+      x = std::stod(field, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != field.size() || !std::isfinite(x))
+      throw InputError("", where, std::string(what) + " '" + field + "' is not a number");
+    return x;
+  };
+  Spike spike;
+  spike.region = -1;
+  for (int r = 0; r < world.regionCount(); ++r)
+    if (world.regions[r].name == fields[0]) spike.region = r;
+  if (spike.region < 0) {
+    const double index = number(fields[0], "the region (a name or an index)");
+    if (index != std::floor(index) || index < 0 || index >= world.regionCount())
+      throw InputError("", where,
+                       "no region '" + fields[0] + "' in " + world.topology + " (names, or 0 to " +
+                           std::to_string(world.regionCount() - 1) + ")");
+    spike.region = static_cast<int>(index);
+  }
+  spike.start_s = number(fields[1], "the start") * 3600.0;
+  spike.duration_s = number(fields[2], "the duration") * 60.0;
+  spike.factor = number(fields[3], "the factor");
+  if (spike.start_s < 0) throw InputError("", where, "the start must be 0 h or later");
+  if (!(spike.duration_s > 0)) throw InputError("", where, "the duration must be positive");
+  if (spike.factor < 0 || spike.factor > 1000)
+    throw InputError("", where, "the factor must be from 0 to 1000");
+  return spike;
+}
+
 long long SlotTotals::totalRequests() const {
   return std::accumulate(requests.begin(), requests.end(), 0LL);
 }
@@ -166,7 +228,9 @@ std::vector<double> slotWeights(const World& world, const DemandOptions& options
           base * std::max(0.0, diurnal) * (burst[s] ? rule.burst_factor : 1.0);
     }
   }
-  // A slot whose weights are all zero (amplitude > 1 at night everywhere) spreads uniformly.
+  applySpikes(weights, options, regions);
+  // A slot whose weights are all zero (amplitude > 1 at night everywhere, or spikes of factor 0)
+  // spreads uniformly.
   for (int s = 0; s < slots; ++s) {
     double sum = 0;
     for (int r = 0; r < regions; ++r) sum += weights[static_cast<size_t>(s) * regions + r];
@@ -192,6 +256,7 @@ std::vector<double> calendarWeights(const World& world, const DemandOptions& opt
           base * weekLevel(profile, local) * (burst[s] ? options.spread.burst_factor : 1.0);
     }
   }
+  applySpikes(weights, options, regions);
   return weights;
 }
 

@@ -57,6 +57,18 @@ struct CalendarRule {
   double window_s = 60;  // trace seconds per drawn window
 };
 
+// A regional demand spike: region `region`'s weight times `factor` for the slots whose middle
+// lies in [start_s, start_s + duration_s) of the horizon. On the calendar it adds demand (the
+// rate follows the weights); on the other horizons it moves a share of the trace to the region.
+struct Spike {
+  int region = 0;
+  double start_s = 0, duration_s = 0, factor = 1;
+};
+
+// "REGION:START_H:MINUTES:FACTOR" (REGION a name or a 0-based index; START_H hours after the
+// horizon's start) to a Spike; InputError naming --spike and the field otherwise.
+Spike parseSpike(const std::string& text, const World& world);
+
 struct DemandOptions {
   int slots = 480;
   double slot_seconds = 45.0;
@@ -65,6 +77,7 @@ struct DemandOptions {
   double time_scale = 1.0;  // trace times multiplied by this first: 0.5 doubles the rate
   SpreadRule spread;
   CalendarRule calendar;  // HorizonRule::Calendar (for synthetic demand: its start and profile)
+  std::vector<Spike> spikes;
   // Refused above these, with an InputError, before anything is allocated: a request
   // record is 32 bytes and the simulators keep more per request, so 50 M requests already take
   // gigabytes (cost266 at load 0.7 over 480 slots is 6.9 M). A tiny time scale or a huge horizon

@@ -50,7 +50,9 @@ WeekProfile weekProfile(const std::string& name) {
   throw InputError("", "--profile " + name, "expected conv, code or flat");
 }
 
-std::string defaultProfileFor(const std::string& trace) { return trace == "code" ? "code" : "conv"; }
+std::string defaultProfileFor(const std::string& trace) {
+  return trace == "code" ? "code" : "conv";
+}
 
 double weekLevel(const WeekProfile& profile, double local_week_hour) {
   const double h = wrapWeek(local_week_hour);
@@ -96,9 +98,13 @@ std::string weekTimeText(double week_hour) {
   return buf;
 }
 
-bool isTrainingDay(int day) { return day == 0 || day == 1 || day == 2 || day == 5; }
+bool isTrainingDay(int day) {
+  return day == 0 || day == 1 || day == 2 || day == 5;
+}
 
-std::string trainingDaysText() { return "Mon-Wed, Sat"; }
+std::string trainingDaysText() {
+  return "Mon-Wed, Sat";
+}
 
 double trainingStartHour(uint64_t seed, double horizon_hours) {
   // The starts that keep the whole horizon in one training span, laid end to end.

@@ -39,7 +39,7 @@ std::string weekTimeText(double week_hour);
 
 // Training draws its horizons from Monday to Wednesday and Saturday (UTC); Thursday, Friday and
 // Sunday are held out for evaluation. A training horizon lies wholly inside training days.
-bool isTrainingDay(int day);  // 0 = Monday
+bool isTrainingDay(int day);     // 0 = Monday
 std::string trainingDaysText();  // "Mon-Wed, Sat"
 // A start (hours since Monday 00:00 UTC) drawn from the seed such that [start, start + horizon)
 // lies inside the training days; InputError naming --slots when no training span is that long.
