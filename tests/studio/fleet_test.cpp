@@ -6,6 +6,7 @@
 // − reference and its regret the slot's response minus OT-only's; the runs land in the run store
 // (a real SQLite file) as `fleet simulate|compare` records them, and cancel ends one cancelled.
 #include <QAction>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QListWidget>
@@ -14,6 +15,7 @@
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTimeEdit>
 #include <QtTest>
 #include <cmath>
 
@@ -284,6 +286,30 @@ class FleetStudioTest : public QObject {
     for (const FleetMethodSummary& s : summaries)
       QVERIFY(
           near(runs[0].figures.at(s.method + ".mean_response_s"), s.mean.at("mean_response_s")));
+  }
+
+  // The horizon's start and profile, set in the form as a person sets them, reach the run: its
+  // stored parameters and the slots' labels (the day and the UTC time, not the trace's hour).
+  void theCalendarStartAndProfileReachTheRunAndItsLabels() {
+    fillForm("ot", {}, 1, 16);
+    auto* day = bench()->findChild<QComboBox*>(QStringLiteral("fleetStartDay"));
+    auto* time = bench()->findChild<QTimeEdit*>(QStringLiteral("fleetStartTime"));
+    auto* profile = bench()->findChild<QComboBox*>(QStringLiteral("fleetProfile"));
+    QVERIFY(day && time && profile);
+    QCOMPARE(day->currentText(), QStringLiteral("Thu"));  // the held-out default
+    day->setCurrentText(QStringLiteral("Sun"));
+    time->setTime(QTime(9, 30));
+    profile->setCurrentText(QStringLiteral("code"));
+    click("fleetSimulate");
+    QVERIFY(w_->jobs()->waitIdle(300000));
+    QCOMPARE(bench()->state(), FleetJobState::Finished);
+    QVERIFY2(model()->slotLabel(4).contains(QStringLiteral("Sun 09:33 UTC")),
+             qPrintable(model()->slotLabel(4)));
+    const std::vector<sessions::RunInfo> runs = storedRuns();
+    QCOMPARE(runs.size(), size_t(1));
+    QCOMPARE(runs[0].params["horizon"].get<std::string>(), std::string("calendar"));
+    QCOMPARE(runs[0].params["start"].get<std::string>(), std::string("Sun 09:30"));
+    QCOMPARE(runs[0].params["profile"].get<std::string>(), std::string("code"));
   }
 
   void cancelEndsTheRunCancelled() {

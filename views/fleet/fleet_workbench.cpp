@@ -17,10 +17,12 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QTimeEdit>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 
 #include "views/common/theme.h"
 #include "views/fleet/fleet_charts_view.h"
@@ -140,6 +142,35 @@ QWidget* FleetWorkbench::buildForm() {
   slots_->setRange(1, 5000);
   slots_->setValue(defaults.slots);
   slots_->setSuffix(tr(" × 45 s"));
+  // The calendar horizon's start: a day and a UTC time (docs/fleet.md, "Demand over a day and a
+  // week").
+  startDay_ = new QComboBox;
+  startDay_->setObjectName(QStringLiteral("fleetStartDay"));
+  for (const char* day : {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"})
+    startDay_->addItem(QString::fromLatin1(day));
+  startTime_ = new QTimeEdit;
+  startTime_->setObjectName(QStringLiteral("fleetStartTime"));
+  startTime_->setDisplayFormat(QStringLiteral("HH:mm"));
+  const int startMinutes = static_cast<int>(std::lround(defaults.calendar.start_week_hour * 60));
+  startDay_->setCurrentIndex(startMinutes / (24 * 60));
+  startTime_->setTime(QTime(startMinutes % (24 * 60) / 60, startMinutes % 60));
+  const QString startTip =
+      tr("The horizon's start, UTC. Training draws Mon–Wed and Sat and the "
+         "trace's first half; a start on Thu, Fri or Sun is held out");
+  startDay_->setToolTip(startTip);
+  startTime_->setToolTip(startTip);
+  auto* start = new QWidget;
+  auto* startLayout = new QHBoxLayout(start);
+  startLayout->setContentsMargins(0, 0, 0, 0);
+  startLayout->addWidget(startDay_);
+  startLayout->addWidget(startTime_, 1);
+  profile_ = new QComboBox;
+  profile_->setObjectName(QStringLiteral("fleetProfile"));
+  profile_->addItems({QStringLiteral("auto"), QStringLiteral("conv"), QStringLiteral("code"),
+                      QStringLiteral("flat")});
+  profile_->setToolTip(
+      tr("The day-and-week shape demand follows: code 10:1 on weekdays, conv "
+         "2:1, flat; auto: the trace's own (code for code, else conv)"));
   load_ = new QDoubleSpinBox;
   load_->setObjectName(QStringLiteral("fleetLoad"));
   load_->setRange(0, 10);
@@ -183,6 +214,8 @@ QWidget* FleetWorkbench::buildForm() {
   fl->addRow(tr("Topology"), topology_);
   fl->addRow(tr("Trace"), trace_);
   fl->addRow(tr("Slots"), slots_);
+  fl->addRow(tr("Start"), start);
+  fl->addRow(tr("Profile"), profile_);
   fl->addRow(tr("Load"), load_);
   fl->addRow(tr("Seed"), seed_);
   fl->addRow(tr("Fidelity"), fidelity_);
@@ -447,6 +480,11 @@ FleetLaunchSettings FleetWorkbench::settings() const {
   s.options.topology = topology_->currentText().trimmed().toStdString();
   s.options.trace = trace_->currentText().trimmed().toStdString();
   s.options.slots = slots_->value();
+  const QTime t = startTime_->time();
+  s.options.calendar.start_week_hour =
+      startDay_->currentIndex() * 24.0 + t.hour() + t.minute() / 60.0;
+  if (profile_->currentIndex() > 0)
+    s.options.calendar.profile = profile_->currentText().toStdString();
   s.options.load = load_->value();
   s.options.seed = static_cast<uint64_t>(seed_->value());
   s.options.fidelity = fidelity_->currentText() == QStringLiteral("request") ? fs::Fidelity::Request
@@ -465,6 +503,12 @@ void FleetWorkbench::setSettings(const FleetLaunchSettings& s) {
   topology_->setCurrentText(QString::fromStdString(s.options.topology));
   trace_->setCurrentText(QString::fromStdString(s.options.trace));
   slots_->setValue(s.options.slots);
+  const int minutes =
+      static_cast<int>(std::lround(s.options.calendar.start_week_hour * 60)) % (7 * 24 * 60);
+  startDay_->setCurrentIndex(minutes / (24 * 60));
+  startTime_->setTime(QTime(minutes % (24 * 60) / 60, minutes % 60));
+  const int profile = profile_->findText(QString::fromStdString(s.options.calendar.profile));
+  profile_->setCurrentIndex(std::max(0, profile));
   load_->setValue(s.options.load);
   seed_->setValue(static_cast<int>(s.options.seed));
   fidelity_->setCurrentText(s.options.fidelity == fs::Fidelity::Request ? QStringLiteral("request")

@@ -20,6 +20,7 @@ class QProgressBar;
 class QPushButton;
 class QSlider;
 class QSpinBox;
+class QTimeEdit;
 class QTableWidget;
 class QTimer;
 class QToolButton;
@@ -111,6 +112,9 @@ class FleetWorkbench : public QWidget {
   QComboBox* topology_ = nullptr;
   QComboBox* trace_ = nullptr;
   QSpinBox* slots_ = nullptr;
+  QComboBox* startDay_ = nullptr;  // the calendar horizon's start (UTC)
+  QTimeEdit* startTime_ = nullptr;
+  QComboBox* profile_ = nullptr;  // auto, conv, code, flat
   QDoubleSpinBox* load_ = nullptr;
   QSpinBox* seed_ = nullptr;
   QSpinBox* seeds_ = nullptr;
