@@ -11,7 +11,8 @@
 # Prints one markdown row per case: TORTA and the best baseline (by mean response), their paired
 # per-seed difference (mean and 95% CI half-width over seeds), ot-allocator's, and fallbacks.
 #   scripts/experiments/fleet_heldout.sh [build-dir]      (build/release)
-# Environment: TOPOLOGY (abilene), EPISODES (200), SEEDS (5), OUT (a temporary folder).
+# Environment: TOPOLOGY (abilene), EPISODES (200), SEEDS (5), OUT (a temporary folder);
+# TABLE_ONLY=1 prints the table again from OUT's JSON without running anything.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build="${1:-build/release}"
@@ -24,6 +25,7 @@ mkdir -p "$out"
 log() { echo "fleet_heldout: $*" >&2; }
 baselines=local,round-robin,least-loaded,skylb,sdib,ot,ot-smoothed,milp
 
+if [ -z "${TABLE_ONLY:-}" ]; then
 train() {  # name, extra options
   log "training $1 ($episodes episodes)"
   "$doppler" fleet train -t "$topology" --episodes "$episodes" --out "$out/$1.pt" --no-record \
@@ -55,6 +57,7 @@ compare "c: 3x spike in region $busiest, 1 h" conv --spike "$busiest:2:60:3"
 compare "e: 24 h from Thu 00:00" conv --slots 1920 --start "thu 00:00"
 compare "load 0.9, Thu 14:00" conv --load 0.9
 compare "tiled (trained and scored on it)" tiled --horizon tile
+fi
 
 python3 - "$out" <<'EOF'
 import json, math, sys
@@ -71,8 +74,8 @@ def paired(a, b):  # mean and 95% CI half-width (t, n - 1 dof) of a - b, relativ
     t = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78, 6: 2.57, 7: 2.45, 8: 2.36, 9: 2.31, 10: 2.26}.get(n, 2.0)
     return m, t * sd / math.sqrt(n)
 
-print("| case | held out | torta s | best baseline s | torta vs best (paired) | ot-allocator vs best | torta p95 s | power torta / best | fallbacks |")
-print("|---|---|---|---|---|---|---|---|---|")
+print("| case | held out | torta s | best baseline s | torta vs best (paired) | ot-allocator vs best | torta vs ot-allocator | torta p95 s | power torta / best | fallbacks |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 for case in open(f"{out}/cases.txt").read().splitlines():
     j = json.load(open(f"{out}/{case}.json"))
     methods = j["methods"]
@@ -83,9 +86,12 @@ for case in open(f"{out}/cases.txt").read().splitlines():
     bm = sum(b) / len(b)
     dt, ct = paired(t, b)
     do, co = paired(o, b)
+    om = sum(o) / len(o)
+    dl, cl = paired(t, o)
     held = "yes: " + "; ".join(j.get("policy_differences", [])) if j.get("policy_held_out") else "no"
     print(f"| {case} | {held} | {methods['torta']['mean_response_s']:.3f} | {best} {bm:.3f} | "
           f"{100 * dt / bm:+.1f} ± {100 * ct / bm:.1f}% | {100 * do / bm:+.1f} ± {100 * co / bm:.1f}% | "
+          f"{100 * dl / om:+.1f} ± {100 * cl / om:.1f}% | "
           f"{methods['torta']['p95_response_s']:.2f} | "
           f"{methods['torta']['power_cost'] / methods[best]['power_cost']:.2f} | "
           f"{methods['torta']['fallbacks']:.1f} |")
