@@ -9,7 +9,9 @@
 #   e  the 24-hour day from Thu 00:00
 #   and, for reference, the tiled horizon the policy used to be trained and scored on, and load 0.9.
 # Prints one markdown row per case: TORTA and the best baseline (by mean response), their paired
-# per-seed difference (mean and 95% CI half-width over seeds), ot-allocator's, and fallbacks.
+# per-seed difference (mean and 95% CI half-width over seeds), ot-allocator's, and fallbacks; then
+# the routing table: every routing under torta's predictor and allocator (OT, least-loaded, SkyLB,
+# SDIB "+allocator", torta without its predictor) against torta, paired.
 #   scripts/experiments/fleet_heldout.sh [build-dir]      (build/release)
 # Environment: TOPOLOGY (abilene), EPISODES (200), SEEDS (5), OUT (a temporary folder);
 # TABLE_ONLY=1 prints the table again from OUT's JSON without running anything.
@@ -24,6 +26,7 @@ out="${OUT:-$(mktemp -d)}"
 mkdir -p "$out"
 log() { echo "fleet_heldout: $*" >&2; }
 baselines=local,round-robin,least-loaded,skylb,sdib,ot,ot-smoothed,milp
+allocated=least-loaded+allocator,skylb+allocator,sdib+allocator,torta-no-predictor
 
 if [ -z "${TABLE_ONLY:-}" ]; then
 train() {  # name, extra options
@@ -44,7 +47,7 @@ print(max(range(len(regions)), key=lambda r: regions[r]["requests"]))')
 compare() {  # case name, policy, extra options
   log "case $1"
   "$doppler" fleet compare -t "$topology" --seeds "$seeds" --policy "$out/$2.pt" \
-    --methods "$baselines,ot-allocator,torta" --no-record --json "${@:3}" >"$out/$1.json" 2>/dev/null
+    --methods "$baselines,$allocated,ot-allocator,torta" --no-record --json "${@:3}" >"$out/$1.json" 2>/dev/null
   echo "$1" >>"$out/cases.txt"
 }
 rm -f "$out/cases.txt"
@@ -95,5 +98,23 @@ for case in open(f"{out}/cases.txt").read().splitlines():
           f"{methods['torta']['p95_response_s']:.2f} | "
           f"{methods['torta']['power_cost'] / methods[best]['power_cost']:.2f} | "
           f"{methods['torta']['fallbacks']:.1f} |")
+
+print()
+routings = ["ot-allocator", "least-loaded+allocator", "skylb+allocator", "sdib+allocator",
+            "torta-no-predictor"]
+print("| case | torta s | " + " | ".join(f"{m} vs torta" for m in routings) + " |")
+print("|---|---|" + "---|" * len(routings))
+for case in open(f"{out}/cases.txt").read().splitlines():
+    methods = json.load(open(f"{out}/{case}.json"))["methods"]
+    t = methods["torta"]["per_seed"]["mean_response_s"]
+    tm = sum(t) / len(t)
+    cells = []
+    for m in routings:
+        if m not in methods:
+            cells.append("–")
+            continue
+        d, c = paired(methods[m]["per_seed"]["mean_response_s"], t)
+        cells.append(f"{100 * d / tm:+.1f} ± {100 * c / tm:.1f}%")
+    print(f"| {case} | {tm:.3f} | " + " | ".join(cells) + " |")
 EOF
 log "checkpoints and JSON in $out"

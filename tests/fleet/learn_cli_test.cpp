@@ -46,12 +46,29 @@ TEST_F(FleetLearnCli, TrainIsRecordedAndTortaRunsInSimulateAndCompare) {
   for (const json& f : s["fallback_slots"]) EXPECT_FALSE(f["reason"].get<std::string>().empty());
   const auto cmp =
       run("fleet compare -t abilene --slots 24 --seeds 2 --methods ot,ot-allocator,"
-          "torta --policy " +
+          "least-loaded+allocator,torta-no-predictor,torta --policy " +
           ckpt + " --json --db " + db);
   ASSERT_EQ(cmp.status, 0) << cmp.err;
   const json c = json::parse(cmp.out);
-  for (const char* m : {"ot", "ot-allocator", "torta"})
+  for (const char* m :
+       {"ot", "ot-allocator", "least-loaded+allocator", "torta-no-predictor", "torta"}) {
     EXPECT_TRUE(c["methods"][m].contains("mean_response_s")) << m;
+    EXPECT_EQ(c["methods"][m]["per_seed"]["mean_response_s"].size(), 2u) << m;
+  }
+  // The same allocator on OT's routing is ot-allocator, whatever its name.
+  const auto same =
+      run("fleet compare -t abilene --slots 24 --seeds 2 --methods ot-allocator,"
+          "ot+allocator --no-record --json --policy " +
+          ckpt);
+  ASSERT_EQ(same.status, 0) << same.err;
+  const json sm = json::parse(same.out)["methods"];
+  EXPECT_EQ(sm["ot-allocator"]["per_seed"], sm["ot+allocator"]["per_seed"]);
+  const auto unknown =
+      run("fleet compare -t abilene --slots 4 --methods nonsense+allocator "
+          "--no-record --policy " +
+          ckpt);
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.err.find("nonsense+allocator"), std::string::npos) << unknown.err;
   EXPECT_EQ(c["methods"]["ot"]["fallbacks"], 0);
   const auto list = run("runs list --db " + db + " --json");
   ASSERT_EQ(list.status, 0) << list.err;

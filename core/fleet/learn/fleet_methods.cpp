@@ -33,6 +33,7 @@ const std::vector<std::string>& fleetMethodNames() {
     // OT routing with torta's predictor and allocator beside torta: what the learned routing
     // adds over it is the learned method's own contribution (within a few per cent, measured).
     v.push_back(kOtAllocatorMethod);
+    v.push_back(kTortaNoPredictorMethod);
     v.push_back(kTortaMethod);
     return v;
   }();
@@ -43,13 +44,30 @@ const std::vector<std::string>& allFleetMethodNames() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v = fleetMethodNames();
     v.push_back(kTortaRoutingMethod);
+    for (const std::string& baseline : sim::policyNames()) v.push_back(baseline + kAllocatorSuffix);
     return v;
   }();
   return names;
 }
 
+namespace {
+
+// "least-loaded" of "least-loaded+allocator"; empty for any other name.
+std::string routingOf(const std::string& name) {
+  const std::string suffix = kAllocatorSuffix;
+  if (name.size() <= suffix.size() ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix))
+    return {};
+  const std::string baseline = name.substr(0, name.size() - suffix.size());
+  const std::vector<std::string>& known = sim::policyNames();
+  return std::find(known.begin(), known.end(), baseline) != known.end() ? baseline : "";
+}
+
+}  // namespace
+
 bool needsCheckpoint(const std::string& name) {
-  return name == kTortaMethod || name == kTortaRoutingMethod || name == kOtAllocatorMethod;
+  return name == kTortaMethod || name == kTortaRoutingMethod || name == kOtAllocatorMethod ||
+         name == kTortaNoPredictorMethod || !routingOf(name).empty();
 }
 
 std::unique_ptr<sim::SchedulingPolicy> makeFleetPolicy(const std::string& name,
@@ -66,7 +84,9 @@ std::unique_ptr<sim::SchedulingPolicy> makeFleetPolicy(const std::string& name,
   options.safety.threshold = config.value("safety_threshold", options.safety.threshold);
   options.safety.window = config.value("safety_window", options.safety.window);
   options.allocator = name != kTortaRoutingMethod;
-  options.learned = name != kOtAllocatorMethod;
+  options.predictor = name != kTortaNoPredictorMethod;
+  options.routing = routingOf(name);
+  options.learned = name != kOtAllocatorMethod && options.routing.empty();
   return std::make_unique<TortaPolicy>(std::move(actor), options, name);
 }
 

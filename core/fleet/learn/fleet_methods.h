@@ -20,12 +20,19 @@ inline constexpr const char* kTortaMethod = "torta";
 // plan with torta's allocator and predictor but no learned routing (in it, beside torta).
 inline constexpr const char* kTortaRoutingMethod = "torta-routing";
 inline constexpr const char* kOtAllocatorMethod = "ot-allocator";
+// torta with the simulators' mean-of-5 forecast instead of its learned predictor (in the default
+// comparison: what the predictor adds).
+inline constexpr const char* kTortaNoPredictorMethod = "torta-no-predictor";
+// Any baseline's routing with torta's predictor and per-region allocator ("least-loaded+allocator",
+// "skylb+allocator", ...), so routing is compared with routing under the same micro layer.
+inline constexpr const char* kAllocatorSuffix = "+allocator";
 // Whether `name` needs a fleet policy checkpoint.
 bool needsCheckpoint(const std::string& name);
 
-// The baselines' names, "ot-allocator" and "torta" (what `fleet compare` runs by default).
+// The baselines' names, "ot-allocator", "torta-no-predictor" and "torta" (what `fleet compare`
+// runs by default).
 const std::vector<std::string>& fleetMethodNames();
-// Those and the ablations.
+// Those, torta-routing and each baseline with torta's allocator ("BASELINE+allocator").
 const std::vector<std::string>& allFleetMethodNames();
 
 // A method by name. "torta" needs `checkpoint` (InputError naming the file when it is missing or

@@ -15,7 +15,8 @@ TortaPolicy::TortaPolicy(std::shared_ptr<const FleetActor> actor, TortaOptions o
       options_(options),
       name_(std::move(name)),
       rng_(options.seed),
-      safety_(options.safety) {}
+      safety_(options.safety),
+      routing_(options_.routing.empty() ? nullptr : sim::makePolicy(options_.routing)) {}
 
 void TortaPolicy::reset(const sim::FleetModel& fleet, uint64_t seed) {
   if (actor_->regions() != fleet.regions())
@@ -27,6 +28,7 @@ void TortaPolicy::reset(const sim::FleetModel& fleet, uint64_t seed) {
   rng_.seed(options_.seed * kGoldenGamma + seed);
   safety_.reset();
   allocator_.reset(fleet.regions());
+  if (routing_) routing_->reset(fleet, seed);
   history_.clear();
   forecast_.clear();
   transitions_.clear();
@@ -56,6 +58,7 @@ sim::Allocation TortaPolicy::allocate(const sim::SlotState& s) {
   explanation_.has_reference = true;
   explanation_.reference = reference;
   utilization_ = 0.8;
+  if (routing_) return allocation_ = routing_->allocate(s);
   if (!options_.learned) return allocation_ = reference;
   const std::vector<float> obs = observation(s, forecast_, reference);
   const ActorOutput out = actor_->act(obs);

@@ -23,6 +23,9 @@ struct TortaOptions {
   bool allocator = true;  // the per-region allocator; false leaves the simulator's autoscaler
   bool predictor = true;  // the learned predictor when the actor has one
   bool learned = true;    // false: the OT plan itself (the ablation without the PPO policy)
+  // A baseline's name: its allocation instead of the OT plan or the learned one (with the
+  // predictor and the allocator: "BASELINE+allocator", fleet_methods.h).
+  std::string routing;
 };
 
 // One slot of a sampled run, for PPO.
@@ -55,6 +58,7 @@ class TortaPolicy : public sim::SchedulingPolicy {
   std::string name_;
   std::mt19937_64 rng_;
   SafetyMonitor safety_;
+  std::unique_ptr<sim::SchedulingPolicy> routing_;  // options_.routing's baseline
   RegionAllocator allocator_;
   std::vector<std::vector<double>> history_;
   std::vector<double> forecast_;
