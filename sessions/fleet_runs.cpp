@@ -42,6 +42,7 @@ RunSpec fleetRunSpec(const std::string& method, const fs::RunOptions& o, nlohman
     spec.params["trace_part"] = fleet::toString(o.calendar.part);
   }
   if (!o.spikes.empty()) spec.params["spikes"] = o.spikes;
+  if (!o.outages.empty()) spec.params["outages"] = o.outages;
   spec.params["load"] = o.load;
   spec.params["time_scale"] = o.time_scale;
   spec.params["pool_scale"] = o.pool_scale;

@@ -41,6 +41,7 @@ struct FleetSimArgs : FleetScenarioArgs {
   FleetSimArgs() { poolScale = kRunDefaults.pool_scale; }  // a loaded fleet: see --load
   double load = kRunDefaults.load;
   std::string fidelity = "slot";
+  std::vector<std::string> outages;  // --outage, repeatable
   double ttftSlo = fs::SloTargets{}.ttft_s;
   double tpotSlo = fs::SloTargets{}.tpot_s;
   double forecastAccuracy = 0;  // 0: the simulator's mean-of-5 forecast and torta's predictor
@@ -56,6 +57,7 @@ struct FleetSimArgs : FleetScenarioArgs {
 fs::RunOptions runOptions(const FleetSimArgs& args) {
   fs::RunOptions o = scenarioRunOptions(args, args.load);
   o.fidelity = fs::parseFidelity(args.fidelity);
+  o.outages = args.outages;
   fw::findModel(args.model);  // an unknown model is refused before anything is read
   o.sim.slo.ttft_s = args.ttftSlo;
   o.sim.slo.tpot_s = args.tpotSlo;
@@ -443,6 +445,11 @@ void addCommonOptions(CLI::App& cmd, FleetSimArgs& args) {
   cmd.add_option("--fidelity", args.fidelity,
                  "slot (fluid model, fast) or request (discrete-event, per request)")
       ->capture_default_str();
+  cmd.add_option("--outage", args.outages,
+                 "A region's servers gone REGION:START_H:MINUTES (a name or index; hours after the "
+                 "start), e.g. 3:2:60: its queue and its routed demand go elsewhere, its servers "
+                 "come back cold; repeatable; slot fidelity only")
+      ->allow_extra_args(false);
   cmd.add_option("--ttft-slo", args.ttftSlo, "TTFT target for SLO attainment, s")
       ->check(positiveNumber())
       ->capture_default_str();
@@ -468,7 +475,9 @@ void addFleetSimulateCommands(CLI::App& fleet) {
   addCommonOptions(*simulate, *sim);
   simulate
       ->add_option("--method,-m", sim->method,
-                   "local, round-robin, least-loaded, skylb, sdib, ot, ot-smoothed, milp, torta")
+                   "local, round-robin, least-loaded, skylb, sdib, ot, ot-smoothed, milp, torta; "
+                   "with a checkpoint also ot-allocator, torta-no-predictor, torta-routing and "
+                   "BASELINE+allocator (a baseline under torta's allocator)")
       ->capture_default_str();
   simulate->add_option("--policy", sim->policy, "torta's checkpoint (doppler fleet train)");
   simulate->callback([sim] { runSimulate(*sim); });
@@ -480,7 +489,9 @@ void addFleetSimulateCommands(CLI::App& fleet) {
   compare->add_option("--seeds", cmp->seeds, "Seeds (seed, seed + 1, ...)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
-  compare->add_option("--methods", cmp->methods, "Comma-separated methods (default: all)");
+  compare->add_option("--methods", cmp->methods,
+                      "Comma-separated methods (default: the baselines, ot-allocator, "
+                      "torta-no-predictor and torta)");
   compare->add_option("--policy", cmp->policy,
                       "torta's checkpoint (doppler fleet train); without it torta is trained "
                       "first");

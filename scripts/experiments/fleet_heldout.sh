@@ -6,6 +6,7 @@
 #   a  held-out days, same service: Thu 14:00, Fri 02:00 and Sun 14:00 UTC, the trace's 2nd half
 #   b  the other service: the conv policy on code demand (code profile)
 #   c  a 3x spike for an hour in the busiest region, 2 h into the Thursday horizon
+#   d  the busiest region's servers gone for an hour, 2 h in (its queue rerouted)
 #   e  the 24-hour day from Thu 00:00
 #   and, for reference, the tiled horizon the policy used to be trained and scored on, and load 0.9.
 # Prints one markdown row per case: TORTA and the best baseline (by mean response), their paired
@@ -57,6 +58,7 @@ compare "a: Sun 14:00, conv" conv --start "sun 14:00"
 compare "a: Thu 14:00, code (code policy)" code --trace code
 compare "b: conv policy on code" conv --trace code
 compare "c: 3x spike in region $busiest, 1 h" conv --spike "$busiest:2:60:3"
+compare "d: region $busiest down for 1 h" conv --outage "$busiest:2:60"
 compare "e: 24 h from Thu 00:00" conv --slots 1920 --start "thu 00:00"
 compare "load 0.9, Thu 14:00" conv --load 0.9
 compare "tiled (trained and scored on it)" tiled --horizon tile

@@ -1,6 +1,7 @@
 # core/fleet/sim: the simulators, metrics, baselines and harness (docs/fleet_sim.md).
 doppler_test(fleet_sim_tests SOURCES
   ${CMAKE_CURRENT_SOURCE_DIR}/sim_slot_test.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/sim_outage_test.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/sim_request_test.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/sim_baselines_test.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/sim_agreement_test.cpp

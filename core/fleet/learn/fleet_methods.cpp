@@ -171,6 +171,11 @@ PolicyProvenance policyProvenance(const std::string& checkpoint, const sim::RunO
     for (const std::string& x : here.spikes) spikes += (spikes.empty() ? "" : " ") + x;
     differ("spikes", "none", spikes);
   }
+  if (!here.outages.empty()) {
+    std::string outages;
+    for (const std::string& x : here.outages) outages += (outages.empty() ? "" : " ") + x;
+    differ("outages", "none", outages);
+  }
   // On the calendar, training drew its days and its half of the trace so that evaluation can
   // avoid both: each one avoided is a difference.
   const auto calendar = meta.find("calendar");

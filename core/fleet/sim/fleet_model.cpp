@@ -171,4 +171,14 @@ std::vector<double> Forecaster::predict() const {
   return out;
 }
 
+bool FleetModel::down(int region, double t) const {
+  for (const Outage& o : options_.outages)
+    if (o.region == region && o.covers(t)) return true;
+  return false;
+}
+
+void ServerPlan::forceOff(int region) {
+  for (int s : fleet_->regionServers(region)) servers_[s].state = ServerState::Off;
+}
+
 }  // namespace doppler::fleet::sim

@@ -48,6 +48,8 @@ struct SimOptions {
   // Polled at every slot: once cancelled, the run throws RunCancelled (simulate.h) at the next
   // slot, so a Ctrl-C during `fleet compare` waits for one slot, not for a whole run.
   CancelToken cancel;
+  // Regions whose servers are gone for a while (region_events.h); the slot-level simulator only.
+  std::vector<Outage> outages;
 };
 
 // One GPU type's service model for the world's model: prefill(n) and the decode step
@@ -100,6 +102,8 @@ class FleetModel {
   double regionMaxKv(int region) const { return region_max_kv_[region]; }
   double latency(int from, int to) const { return world_->latency.at(from, to); }
   double price(int region) const { return world_->regions[region].price.usd_per_kwh; }
+  // Whether the region is in an outage at time t (SimOptions::outages).
+  bool down(int region, double t) const;
 
   // The autoscaler's decision: the smallest number of the region's servers (fastest first) whose
   // rates sum to demand_rps / target_utilization; at least one, at most the pool.
@@ -137,6 +141,8 @@ class ServerPlan {
   int poweredIn(int region) const;
   int onIn(int region) const;  // On only
   void markOff(int server) { servers_[server].state = ServerState::Off; }
+  // An outage: every server of the region off at once, whatever it was doing.
+  void forceOff(int region);
 
  private:
   const FleetModel* fleet_;

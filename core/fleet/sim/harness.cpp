@@ -69,6 +69,29 @@ PreparedScenario prepareScenario(const RunOptions& options) {
     p.scenario.demand = std::move(rebuilt.demand);
     p.capacity = estimateCapacity(p.scenario.world, p.scenario.demand);
   }
+  for (const std::string& text : options.outages) {
+    if (options.fidelity == Fidelity::Request)
+      throw InputError("", "--outage " + text,
+                       "outages are modelled by the slot-level simulator only (--fidelity slot)");
+    p.outages.push_back(parseOutage(text, p.scenario.world));
+  }
+  // Some region must be up in every slot, or nothing could be served (the waits would be
+  // infinite).
+  if (!p.outages.empty())
+    for (int s = 0; s < options.slots; ++s) {
+      const double t = (s + 0.5) * options.slot_seconds;
+      int down = 0;
+      for (int r = 0; r < p.scenario.world.regionCount(); ++r)
+        for (const Outage& o : p.outages)
+          if (o.region == r && o.covers(t)) {
+            ++down;
+            break;
+          }
+      if (down == p.scenario.world.regionCount())
+        throw InputError("", "--outage",
+                         "every region would be down at once in slot " + std::to_string(s) +
+                             ": nothing could serve");
+    }
   if (!options.spikes.empty()) {
     for (const std::string& text : options.spikes)
       so.demand.spikes.push_back(parseSpike(text, p.scenario.world));
@@ -100,6 +123,7 @@ SimResult runPolicy(const PreparedScenario& prepared, SchedulingPolicy& policy,
   const auto [context, generated] = meanTokens(prepared.scenario.demand);
   SimOptions sim = options.sim;
   sim.seed = options.seed;
+  sim.outages = prepared.outages;
   const FleetModel fleet(prepared.scenario.world, sim, context, generated);
   return options.fidelity == Fidelity::Slot
              ? simulateSlots(fleet, prepared.scenario.demand, policy)

@@ -37,6 +37,8 @@ struct RunOptions {
   // Regional spikes, "REGION:START_H:MINUTES:FACTOR" (parseSpike). They come on top of the
   // demand the load target sets: the load is met without them, then they are added.
   std::vector<std::string> spikes;
+  // Regional outages, "REGION:START_H:MINUTES" (parseOutage); the slot-level simulator only.
+  std::vector<std::string> outages;
   std::string model = "llama-2-7b";
   Fidelity fidelity = Fidelity::Slot;
   SimOptions sim;
@@ -51,6 +53,7 @@ struct PreparedScenario {
   // the trace over the horizon, so its request count, and with it the mean load, is the trace's
   // (compressing it would only crowd every request into the first minutes).
   bool load_applied = true;
+  std::vector<Outage> outages;  // RunOptions::outages, read against the world
 };
 
 // The one way a fleet scenario (topology, GPU pools, demand, horizon) is built from options: the

@@ -62,6 +62,40 @@ double fluidWait(double backlog, double arrival_rate, double service_rate, doubl
   return meanBacklog / service_rate;
 }
 
+namespace {
+
+// The region that is up nearest to `from` (itself when up); -1 when every region is down.
+int nearestUp(const FleetModel& fleet, const std::vector<char>& down, int from) {
+  if (!down[from]) return from;
+  int best = -1;
+  for (int k = 0; k < fleet.regions(); ++k)
+    if (!down[k] && (best < 0 || fleet.latency(from, k) < fleet.latency(from, best))) best = k;
+  return best;
+}
+
+// What a row sends to regions that are down goes to its other regions in proportion, or, when it
+// sends nothing to a region that is up, to the nearest one that is.
+Allocation rerouteAround(const FleetModel& fleet, const std::vector<char>& down, Allocation alloc) {
+  const int n = fleet.regions();
+  for (int i = 0; i < n; ++i) {
+    double live = 0, dead = 0;
+    for (int j = 0; j < n; ++j) (down[j] ? dead : live) += alloc.at(i, j);
+    if (dead <= 0) continue;
+    const int nearest = nearestUp(fleet, down, i);
+    if (nearest < 0) return alloc;  // every region is down: nothing can be served anywhere
+    for (int j = 0; j < n; ++j) {
+      if (down[j])
+        alloc.at(i, j) = 0;
+      else if (live > 0)
+        alloc.at(i, j) *= (live + dead) / live;
+    }
+    if (live <= 0) alloc.at(i, nearest) = 1;
+  }
+  return alloc;
+}
+
+}  // namespace
+
 SimResult simulateSlots(const FleetModel& fleet, const Demand& demand, SchedulingPolicy& policy) {
   const auto wallStart = std::chrono::steady_clock::now();
   const int n = fleet.regions();
@@ -81,15 +115,40 @@ SimResult simulateSlots(const FleetModel& fleet, const Demand& demand, Schedulin
   std::vector<double> routed(n), routedC(n), routedG(n), wait(n), prefill(n), tpot(n), decodeT(n);
   std::vector<double> rate(types), avail(types);
   std::vector<int> targets(n);
+  std::vector<char> down(n, 0), outage(n, 0);
   Allocation previous = Allocation::identity(n);
 
   for (int t = 0; t < slots; ++t) {
     if (options.cancel.cancelled()) throw RunCancelled(t);
     const double start = t * T, end = start + T;
+    // Outages (region_events.h): a region down this slot has no server on, and its queue moves to
+    // the nearest region that is up, before the policy looks at the fleet.
+    // After an outage its servers come back cold: until one is ready within the slot the region
+    // cannot serve, so routing goes around it too (`down`), though its servers stay as they are.
+    bool anyDown = false;
+    for (int j = 0; j < n; ++j) {
+      outage[j] = fleet.down(j, start + T / 2);
+      if (outage[j]) plan.forceOff(j);
+      bool serves = false;
+      for (int k : fleet.regionServers(j)) {
+        const Server& server = plan.servers()[k];
+        serves = serves || server.state == ServerState::On ||
+                 (server.state == ServerState::Warming && server.ready_at < end);
+      }
+      down[j] = outage[j] || (!serves && !fleet.regionServers(j).empty());
+      anyDown = anyDown || down[j];
+    }
+    for (int j = 0; j < n; ++j) {
+      const int k = down[j] ? nearestUp(fleet, down, j) : j;
+      if (k < 0 || k == j || queue[j] <= 0) continue;
+      queue[k] += queue[j], queueC[k] += queueC[j], queueG[k] += queueG[j];
+      queue[j] = queueC[j] = queueG[j] = 0;
+    }
     SlotState state = tracker.begin(t, start, T, demand.totals, queue, plan, previous);
     state.clock_s = demand.start_week_hour >= 0 ? demand.start_week_hour * 3600.0 + start : start;
     Allocation alloc = policy.allocate(state);
     requireAllocation(alloc, n, policy.name(), t);
+    if (anyDown) alloc = rerouteAround(fleet, down, std::move(alloc));
     metrics.slotSwitch(previous, alloc, t == 0);
 
     std::fill(routed.begin(), routed.end(), 0.0);
@@ -111,10 +170,14 @@ SimResult simulateSlots(const FleetModel& fleet, const Demand& demand, Schedulin
     metrics.arrived(slotArrivals);
 
     serverTargets(policy, state, routed, targets);
+    for (int j = 0; j < n; ++j)
+      if (outage[j]) targets[j] = 0;
     if (t == 0)
       plan.startWarm(targets);
     else
       metrics.coldStarts(plan.apply(start, targets, /*drain_immediately=*/true));
+    for (int j = 0; j < n; ++j)
+      if (outage[j]) plan.forceOff(j);  // the autoscaler keeps at least one server: not here
 
     double slotServed = 0, slotRejected = 0, slotPower = 0;
     std::vector<double> busyShare(n, 0.0);

@@ -146,51 +146,6 @@ int drawRegion(const std::vector<double>& cum, int slot, int regions, double u) 
 
 }  // namespace
 
-Spike parseSpike(const std::string& text, const World& world) {
-  const std::string where = "--spike " + text;
-  std::vector<std::string> fields(1);
-  for (char c : text) {
-    if (c == ':')
-      fields.emplace_back();
-    else
-      fields.back().push_back(c);
-  }
-  if (fields.size() != 4)
-    throw InputError("", where, "expected REGION:START_H:MINUTES:FACTOR, e.g. 3:2:15:3");
-  auto number = [&](const std::string& field, const char* what) {
-    size_t used = 0;
-    double x = 0;
-    try {
-      x = std::stod(field, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != field.size() || !std::isfinite(x))
-      throw InputError("", where, std::string(what) + " '" + field + "' is not a number");
-    return x;
-  };
-  Spike spike;
-  spike.region = -1;
-  for (int r = 0; r < world.regionCount(); ++r)
-    if (world.regions[r].name == fields[0]) spike.region = r;
-  if (spike.region < 0) {
-    const double index = number(fields[0], "the region (a name or an index)");
-    if (index != std::floor(index) || index < 0 || index >= world.regionCount())
-      throw InputError("", where,
-                       "no region '" + fields[0] + "' in " + world.topology + " (names, or 0 to " +
-                           std::to_string(world.regionCount() - 1) + ")");
-    spike.region = static_cast<int>(index);
-  }
-  spike.start_s = number(fields[1], "the start") * 3600.0;
-  spike.duration_s = number(fields[2], "the duration") * 60.0;
-  spike.factor = number(fields[3], "the factor");
-  if (spike.start_s < 0) throw InputError("", where, "the start must be 0 h or later");
-  if (!(spike.duration_s > 0)) throw InputError("", where, "the duration must be positive");
-  if (spike.factor < 0 || spike.factor > 1000)
-    throw InputError("", where, "the factor must be from 0 to 1000");
-  return spike;
-}
-
 long long SlotTotals::totalRequests() const {
   return std::accumulate(requests.begin(), requests.end(), 0LL);
 }

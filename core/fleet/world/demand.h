@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/fleet/world/region_events.h"
 #include "core/fleet/world/trace_reader.h"
 #include "core/fleet/world/week_profile.h"
 #include "core/fleet/world/world.h"
@@ -56,18 +57,6 @@ struct CalendarRule {
   TracePart part = TracePart::HeldOut;
   double window_s = 60;  // trace seconds per drawn window
 };
-
-// A regional demand spike: region `region`'s weight times `factor` for the slots whose middle
-// lies in [start_s, start_s + duration_s) of the horizon. On the calendar it adds demand (the
-// rate follows the weights); on the other horizons it moves a share of the trace to the region.
-struct Spike {
-  int region = 0;
-  double start_s = 0, duration_s = 0, factor = 1;
-};
-
-// "REGION:START_H:MINUTES:FACTOR" (REGION a name or a 0-based index; START_H hours after the
-// horizon's start) to a Spike; InputError naming --spike and the field otherwise.
-Spike parseSpike(const std::string& text, const World& world);
 
 struct DemandOptions {
   int slots = 480;
