@@ -15,11 +15,11 @@ mkdir -p "$out" build/fuzz/findings
 # "1" prefix the seeds) and small transport problems.
 # DOPPLER_FUZZ_TARGETS picks some (e.g. "session fleet_world"); the seeds need make_onnx_model
 # and doppler itself.
-targets="${DOPPLER_FUZZ_TARGETS:-graph_json doppler_text device_set assignment fleet_ot fleet_world onnx policy_weights session}"
+targets="${DOPPLER_FUZZ_TARGETS:-graph_json doppler_text device_set assignment fleet_ot fleet_world fleet_events onnx policy_weights session}"
 wants() { [[ " $targets " == *" $1 "* ]]; }
 scripts/build.sh fuzz $(for t in $targets; do printf 'fuzz_%s ' "$t"; done) \
   $(wants onnx && echo make_onnx_model) doppler
-for target in graph_json doppler_text device_set assignment fleet_ot fleet_world onnx policy_weights session; do
+for target in graph_json doppler_text device_set assignment fleet_ot fleet_world fleet_events onnx policy_weights session; do
   mkdir -p "$out/corpus_$target"
 done
 cp tests/data/*.txt "$out/corpus_doppler_text/"
@@ -48,6 +48,14 @@ echo '{"a": [0.2, 0.5, 0.3], "b": [0.3, 0.3, 0.4], "cost": [[0, 1, 2], [1, 0, 1]
   >"$out/corpus_fleet_ot/seed1.json"
 echo '{"a": [1, 2], "b": [2.5, 1, 0.5], "cost": [[0.5, 3, 1e3], [0, 2, 7]]}' >"$out/corpus_fleet_ot/seed2.json"
 echo '{"a": [1], "b": [4, 0], "cost": [[1, 0]], "note": "unbalanced"}' >"$out/corpus_fleet_ot/seed3.json"
+# Fleet specs: the first byte picks the reader (0 spike, 1 outage, 2 week time, 3 profile or part).
+printf '\x00B:2:15:3' >"$out/corpus_fleet_events/spike"
+printf '\x001:0.5:60:0' >"$out/corpus_fleet_events/spike_index"
+printf '\x01C:1:60' >"$out/corpus_fleet_events/outage"
+printf '\x02thu 14:00' >"$out/corpus_fleet_events/start"
+printf '\x02Sunday 23:59' >"$out/corpus_fleet_events/start_long"
+printf '\x03code' >"$out/corpus_fleet_events/profile"
+printf '\x03held-out' >"$out/corpus_fleet_events/part"
 # Policy weights: a tiny architecture's (tests/data/policies; the shipped one is larger than
 # -max_len).
 cp tests/data/policies/tiny.weights "$out/corpus_policy_weights/"

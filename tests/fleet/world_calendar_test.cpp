@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/common/input_error.h"
+#include "core/common/random.h"
 #include "core/fleet/sim/harness.h"
 #include "core/fleet/world/demand.h"
 #include "core/fleet/world/week_profile.h"
@@ -216,6 +217,62 @@ TEST(CalendarDemand, ATraceAtOneInstantIsRefusedNamingIt) {
     EXPECT_NE(std::string(e.what()).find("instant"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("--horizon once"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+
+namespace {
+
+// The specs' readers on mutated seeds (scripts/fuzz.sh's fuzz_fleet_events runs the same readers
+// under libFuzzer): a spec parses into something the simulators can use, or is refused with an
+// InputError; nothing else is thrown.
+TEST(FleetSpecs, MutatedSpecsParseValidlyOrAreRefused) {
+  const std::vector<std::string> seeds = {
+      "3:2:15:3", "ATLAng:0.5:60:0", "1:1:60", "thu 14:00", "Sunday 23:59", "code", "held-out"};
+  doppler::SplitMix64 rng(7);
+  const std::string alphabet = "0123456789:.-+eE xAtTnN\t\n\x01\xff";
+  int parsed = 0;
+  for (int k = 0; k < 20000; ++k) {
+    std::string s = seeds[rng.next() % seeds.size()];
+    for (int m = static_cast<int>(rng.next() % 4); m >= 0; --m) {
+      const size_t at = s.empty() ? 0 : rng.next() % (s.size() + 1);
+      switch (rng.next() % 3) {
+        case 0:
+          s.insert(at, 1, alphabet[rng.next() % alphabet.size()]);
+          break;
+        case 1:
+          if (at < s.size()) s.erase(at, 1);
+          break;
+        default:
+          if (at < s.size()) s[at] = alphabet[rng.next() % alphabet.size()];
+      }
+    }
+    try {
+      const Spike spike = parseSpike(s, abilene());
+      ASSERT_TRUE(spike.region >= 0 && spike.region < 12 && spike.duration_s > 0) << s;
+      ++parsed;
+    } catch (const doppler::InputError&) {
+    }
+    try {
+      const Outage outage = parseOutage(s, abilene());
+      ASSERT_TRUE(outage.region >= 0 && outage.region < 12 && outage.duration_s > 0) << s;
+      ++parsed;
+    } catch (const doppler::InputError&) {
+    }
+    try {
+      const double h = parseWeekTime(s);
+      ASSERT_TRUE(h >= 0 && h < kHoursPerWeek) << s;
+      ASSERT_EQ(parseWeekTime(weekTimeText(h)), h) << s;
+      ++parsed;
+    } catch (const doppler::InputError&) {
+    }
+    try {
+      weekProfile(s);
+      parseTracePart(s);
+    } catch (const doppler::InputError&) {
+    }
+  }
+  EXPECT_GT(parsed, 1000);  // the mutations keep many specs valid, so the checks above ran
 }
 
 }  // namespace

@@ -79,11 +79,17 @@ double parseWeekTime(const std::string& text) {
   for (int k = 0; k < 7; ++k)
     if (day == kDays[k] || day == kDayNames[k]) d = k;
   if (d < 0) throw bad();
-  int hh = -1, mm = -1;
-  char colon = 0, extra = 0;
-  if (std::sscanf(clock.c_str(), "%d%c%d%c", &hh, &colon, &mm, &extra) != 3 || colon != ':' ||
-      hh < 0 || hh > 23 || mm < 0 || mm > 59)
+  // H:MM or HH:MM, digits only (no sign, no overflow to worry about).
+  const size_t colon = clock.find(':');
+  const auto digits = [](const std::string& t) {
+    return !t.empty() && t.size() <= 2 &&
+           std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); });
+  };
+  if (colon == std::string::npos || !digits(clock.substr(0, colon)) ||
+      clock.size() - colon - 1 != 2 || !digits(clock.substr(colon + 1)))
     throw bad();
+  const int hh = std::stoi(clock.substr(0, colon)), mm = std::stoi(clock.substr(colon + 1));
+  if (hh > 23 || mm > 59) throw bad();
   return d * 24.0 + hh + mm / 60.0;
 }
 
