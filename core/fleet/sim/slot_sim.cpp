@@ -115,7 +115,9 @@ SimResult simulateSlots(const FleetModel& fleet, const Demand& demand, Schedulin
   std::vector<double> routed(n), routedC(n), routedG(n), wait(n), prefill(n), tpot(n), decodeT(n);
   std::vector<double> rate(types), avail(types);
   std::vector<int> targets(n);
-  std::vector<char> down(n, 0), outage(n, 0);
+  // down: routing goes around the region this slot (an outage, or back from one with no server
+  // able to serve yet: `recovering`).
+  std::vector<char> down(n, 0), outage(n, 0), recovering(n, 0);
   Allocation previous = Allocation::identity(n);
 
   for (int t = 0; t < slots; ++t) {
@@ -128,14 +130,19 @@ SimResult simulateSlots(const FleetModel& fleet, const Demand& demand, Schedulin
     bool anyDown = false;
     for (int j = 0; j < n; ++j) {
       outage[j] = fleet.down(j, start + T / 2);
-      if (outage[j]) plan.forceOff(j);
-      bool serves = false;
-      for (int k : fleet.regionServers(j)) {
-        const Server& server = plan.servers()[k];
-        serves = serves || server.state == ServerState::On ||
-                 (server.state == ServerState::Warming && server.ready_at < end);
+      if (outage[j]) {
+        plan.forceOff(j);
+        recovering[j] = 1;
+      } else if (recovering[j]) {
+        bool serves = false;
+        for (int k : fleet.regionServers(j)) {
+          const Server& server = plan.servers()[k];
+          serves = serves || server.state == ServerState::On ||
+                   (server.state == ServerState::Warming && server.ready_at < end);
+        }
+        recovering[j] = !serves;
       }
-      down[j] = outage[j] || (!serves && !fleet.regionServers(j).empty());
+      down[j] = outage[j] || recovering[j];
       anyDown = anyDown || down[j];
     }
     for (int j = 0; j < n; ++j) {
