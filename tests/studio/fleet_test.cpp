@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSlider>
@@ -340,6 +341,36 @@ class FleetStudioTest : public QObject {
     QCOMPARE(bench()->state(), FleetJobState::Failed);
     QVERIFY(bench()->stateText().contains(QStringLiteral("no-such-topology")));
     QVERIFY(storedRuns().empty());
+  }
+
+  // Spikes and outages typed into the form reach the run as the CLI's --spike and --outage; a
+  // bad one fails before a run is recorded, naming the option.
+  void spikesAndOutagesFromTheFormReachTheRun() {
+    fillForm("ot", {}, 1, 16);
+    auto* spikes = bench()->findChild<QLineEdit*>(QStringLiteral("fleetSpikes"));
+    auto* outages = bench()->findChild<QLineEdit*>(QStringLiteral("fleetOutages"));
+    QVERIFY(spikes && outages);
+    outages->setText(QStringLiteral("99:0:10"));
+    click("fleetSimulate");
+    QVERIFY(w_->jobs()->waitIdle(60000));
+    QCOMPARE(bench()->state(), FleetJobState::Failed);
+    QVERIFY2(bench()->stateText().contains(QStringLiteral("--outage 99:0:10")),
+             qPrintable(bench()->stateText()));
+    QVERIFY(storedRuns().empty());
+
+    spikes->setText(QStringLiteral("1:0:5:3, 2:0.1:5:2"));
+    outages->setText(QStringLiteral("3:0:6"));
+    click("fleetSimulate");
+    QVERIFY(w_->jobs()->waitIdle(300000));
+    QCOMPARE(bench()->state(), FleetJobState::Finished);
+    const std::vector<sessions::RunInfo> runs = storedRuns();
+    QCOMPARE(runs.size(), size_t(1));
+    QCOMPARE(runs[0].params["spikes"].size(), size_t(2));
+    QCOMPARE(runs[0].params["outages"][0].get<std::string>(), std::string("3:0:6"));
+    // Region 3 is down for the first 6 minutes: nothing routed to it in those slots.
+    const fs::SimResult* r = model()->result("ot");
+    QVERIFY(r);
+    for (int t = 0; t < 8; ++t) QCOMPARE(r->region_series.at(r->region_series.routed, t, 3), 0.0);
   }
 
   void regretAndReferenceOnAConstructedCase() {

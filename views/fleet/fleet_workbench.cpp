@@ -12,6 +12,7 @@
 #include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
@@ -37,6 +38,21 @@ namespace doppler::views {
 namespace fs = doppler::fleet::sim;
 
 namespace {
+
+// "1:2:60:3, 2:0:30:2" to {"1:2:60:3", "2:0:30:2"} (commas or spaces between specs).
+std::vector<std::string> specList(const QString& text) {
+  std::vector<std::string> out;
+  for (const QString& part :
+       text.split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
+    out.push_back(part.toStdString());
+  return out;
+}
+
+QString specText(const std::vector<std::string>& specs) {
+  QStringList parts;
+  for (const std::string& spec : specs) parts << QString::fromStdString(spec);
+  return parts.join(QStringLiteral(", "));
+}
 
 // The training's curve under the form.
 class TrainCurve : public QWidget {
@@ -171,6 +187,20 @@ QWidget* FleetWorkbench::buildForm() {
   profile_->setToolTip(
       tr("The day-and-week shape demand follows: code 10:1 on weekdays, conv "
          "2:1, flat; auto: the trace's own (code for code, else conv)"));
+  // Regional events, as the CLI's --spike and --outage take them (docs/fleet.md, "Spikes and
+  // outages"); a bad one fails the run before it begins, naming the field.
+  spikes_ = new QLineEdit;
+  spikes_->setObjectName(QStringLiteral("fleetSpikes"));
+  spikes_->setPlaceholderText(tr("region:start h:min:factor"));
+  spikes_->setToolTip(
+      tr("Demand spikes, e.g. 1:2:60:3 (region 1, 2 h in, 60 min, 3×), on top of "
+         "the load; several separated by commas"));
+  outages_ = new QLineEdit;
+  outages_->setObjectName(QStringLiteral("fleetOutages"));
+  outages_->setPlaceholderText(tr("region:start h:min"));
+  outages_->setToolTip(
+      tr("Regions whose servers are gone for a while, e.g. 3:1:60; their queue "
+         "and demand go elsewhere, their servers come back cold (slot fidelity)"));
   load_ = new QDoubleSpinBox;
   load_->setObjectName(QStringLiteral("fleetLoad"));
   load_->setRange(0, 10);
@@ -216,6 +246,8 @@ QWidget* FleetWorkbench::buildForm() {
   fl->addRow(tr("Slots"), slots_);
   fl->addRow(tr("Start"), start);
   fl->addRow(tr("Profile"), profile_);
+  fl->addRow(tr("Spikes"), spikes_);
+  fl->addRow(tr("Outages"), outages_);
   fl->addRow(tr("Load"), load_);
   fl->addRow(tr("Seed"), seed_);
   fl->addRow(tr("Fidelity"), fidelity_);
@@ -485,6 +517,8 @@ FleetLaunchSettings FleetWorkbench::settings() const {
       startDay_->currentIndex() * 24.0 + t.hour() + t.minute() / 60.0;
   if (profile_->currentIndex() > 0)
     s.options.calendar.profile = profile_->currentText().toStdString();
+  s.options.spikes = specList(spikes_->text());
+  s.options.outages = specList(outages_->text());
   s.options.load = load_->value();
   s.options.seed = static_cast<uint64_t>(seed_->value());
   s.options.fidelity = fidelity_->currentText() == QStringLiteral("request") ? fs::Fidelity::Request
@@ -509,6 +543,8 @@ void FleetWorkbench::setSettings(const FleetLaunchSettings& s) {
   startTime_->setTime(QTime(minutes % (24 * 60) / 60, minutes % 60));
   const int profile = profile_->findText(QString::fromStdString(s.options.calendar.profile));
   profile_->setCurrentIndex(std::max(0, profile));
+  spikes_->setText(specText(s.options.spikes));
+  outages_->setText(specText(s.options.outages));
   load_->setValue(s.options.load);
   seed_->setValue(static_cast<int>(s.options.seed));
   fidelity_->setCurrentText(s.options.fidelity == fs::Fidelity::Request ? QStringLiteral("request")

@@ -115,6 +115,8 @@ class FleetWorkbench : public QWidget {
   QComboBox* startDay_ = nullptr;  // the calendar horizon's start (UTC)
   QTimeEdit* startTime_ = nullptr;
   QComboBox* profile_ = nullptr;  // auto, conv, code, flat
+  QLineEdit* spikes_ = nullptr;   // --spike specs, separated by commas or spaces
+  QLineEdit* outages_ = nullptr;  // --outage specs
   QDoubleSpinBox* load_ = nullptr;
   QSpinBox* seed_ = nullptr;
   QSpinBox* seeds_ = nullptr;
