@@ -216,9 +216,11 @@ void runSimulate(const FleetSimArgs& args) {
           << " J/token), GPUs $" << fixedNumber(m.gpu_cost_usd, 2) << "\n"
           << "changes     " << m.switches << " routing switches (cost "
           << fixedNumber(m.switch_cost, 2) << "), " << m.migrations << " cold starts\n"
-          << "balance     utilization " << fixedNumber(m.utilization, 3) << ", CV "
-          << fixedNumber(m.utilization_cv, 3) << ", Jain " << fixedNumber(m.jain_index, 3)
-          << ", 1/(1+CV) " << fixedNumber(m.load_balance, 3) << "\n"
+          << "balance     utilization " << fixedNumber(m.utilization, 3)
+          << " (served work / available capacity), CV " << fixedNumber(m.utilization_cv, 3)
+          << ", Jain " << fixedNumber(m.jain_index, 3) << ", 1/(1+CV) "
+          << fixedNumber(m.load_balance, 3) << "; busy " << fixedNumber(m.busy_share, 3)
+          << " of powered time\n"
           << "network     " << fixedNumber(100 * m.cross_region_share, 1)
           << "% served away from home, +" << fixedNumber(m.added_network_s * 1e3, 2)
           << " ms mean added round trip\n"

@@ -124,7 +124,13 @@ TEST(FleetSlotSim, LightLoadResponseIsPrefillPlusDecodeAtTheBatchLittleGives) {
   EXPECT_EQ(m.queue_s.mean, 0);
   EXPECT_NEAR(m.ttft_s.mean, s.prefill_s, 1e-12);
   EXPECT_NEAR(m.e2e_s.mean, s.prefill_s + 100 * s.tpot_s, 1e-12);
-  EXPECT_NEAR(m.utilization, s.prefill_share + s.decode_share, 1e-12);
+  // Busy the prefill and decode shares of the slot; utilization 1 request/s over the H100's
+  // full rate at these sizes.
+  EXPECT_NEAR(m.busy_share, s.prefill_share + s.decode_share, 1e-12);
+  const double rate =
+      servingRequestsPerSecond(world.catalog[static_cast<int>(GpuType::H100)], world.model, 1000,
+                               101, world.roofline, SimOptions{}.max_batch);
+  EXPECT_NEAR(m.utilization, 1.0 / rate, 1e-12);
 }
 
 TEST(FleetSlotSim, OverloadQueuesTheExcessAndConserves) {
@@ -177,6 +183,37 @@ TEST(FleetSlotSim, SeedsReproduce) {
   o.seed = 9;
   const FleetMetrics c = runMethod(prepareScenario(o), "sdib", o).metrics;
   EXPECT_NE(a.e2e_s.mean, c.e2e_s.mean);
+}
+
+}  // namespace
+
+namespace {
+
+// Utilization is served work over available capacity: with the autoscaler asked to keep twice
+// the capacity on for the same demand (load 0.3, so the pools hold it) it falls by a third or
+// more in both simulators, while the busy share, the old figure, hardly moves (a server decoding
+// a batch of one counts as busy). In the request simulator a region can pass 1 a little: its
+// requests are not all of the mean sizes the full rate is computed at.
+TEST(FleetMetricsMeaning, UtilizationFallsWhenMoreCapacityIsSwitchedOnForTheSameDemand) {
+  for (Fidelity fidelity : {Fidelity::Slot, Fidelity::Request}) {
+    RunOptions o;
+    o.slots = 24;
+    o.load = 0.3;
+    o.fidelity = fidelity;
+    const PreparedScenario p = prepareScenario(o);
+    o.sim.target_utilization = 0.8;
+    const FleetMetrics tight = runMethod(p, "ot", o).metrics;
+    o.sim.target_utilization = 0.4;
+    const FleetMetrics loose = runMethod(p, "ot", o).metrics;
+    EXPECT_LT(loose.utilization, 0.67 * tight.utilization)
+        << loose.utilization << " vs " << tight.utilization;
+    EXPECT_GT(tight.utilization, 0.5);
+    EXPECT_LE(tight.utilization, 1.05);
+    EXPECT_GT(loose.busy_share, 0.8 * tight.busy_share);
+    for (double u : tight.region_utilization)
+      EXPECT_LE(u, fidelity == Fidelity::Slot ? 1.0 + 1e-9 : 1.1);
+    EXPECT_LE(tight.jain_index, 1.0 + 1e-12);
+  }
 }
 
 }  // namespace

@@ -16,9 +16,9 @@ QString heatMetricName(HeatMetric metric) {
     case HeatMetric::LoadShare:
       return QObject::tr("share of the fleet's load");
     case HeatMetric::PoolUtilization:
-      return QObject::tr("utilization of the pool");
+      return QObject::tr("busy share of the pool");
     case HeatMetric::Utilization:
-      return QObject::tr("utilization of On servers");
+      return QObject::tr("busy share of On servers");
     case HeatMetric::Queue:
       return QObject::tr("queue (requests)");
     case HeatMetric::DemandOverCapacity:

@@ -181,6 +181,7 @@ std::map<std::string, double> headlineFigures(const FleetMetrics& m) {
 
 std::map<std::string, double> allFigures(const FleetMetrics& m) {
   std::map<std::string, double> f = headlineFigures(m);
+  f["busy_share"] = m.busy_share;
   auto dist = [&](const std::string& name, const Distribution& d) {
     f[name + "_mean_s"] = d.mean;
     f[name + "_p50_s"] = d.p50;

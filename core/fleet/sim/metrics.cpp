@@ -45,6 +45,8 @@ MetricsCollector::MetricsCollector(const FleetModel& fleet, std::string simulato
   m_.slo = fleet.options().slo;
   busy_.assign(fleet.regions(), 0);
   powered_.assign(fleet.regions(), 0);
+  work_.assign(fleet.regions(), 0);
+  available_.assign(fleet.regions(), 0);
 }
 
 void MetricsCollector::served(double ttft, double tpot, double e2e, double queue, double network,
@@ -76,6 +78,11 @@ void MetricsCollector::serverTime(int region, double busy_s, double powered_s, d
   joules_ += joules;
   m_.power_cost_usd += joules / 3.6e6 * fleet_->price(region);
   m_.gpu_cost_usd += usd;
+}
+
+void MetricsCollector::capacityUsed(int region, double work_s, double available_s) {
+  work_[region] += work_s;
+  available_[region] += available_s;
 }
 
 void MetricsCollector::slotSwitch(const Allocation& prev, const Allocation& next, bool first) {
@@ -112,27 +119,32 @@ FleetMetrics MetricsCollector::finish(int slots, double horizon_s, double wall_s
   m_.added_network_s = samples_ > 0 ? added_net_ / served : 0;
   m_.mean_network_s = samples_ > 0 ? net_ / served : 0;
 
-  // Utilization of each region's whole pool over the horizon: what load balance compares.
+  // Served work over available capacity, per region and over the fleet; balance over the
+  // regions that had capacity.
   const int n = fleet_->regions();
   m_.region_utilization.assign(n, 0);
-  double busy = 0, powered = 0;
+  double busy = 0, powered = 0, work = 0, available = 0;
+  std::vector<double> u;
   for (int r = 0; r < n; ++r) {
-    const double pool = fleet_->regionServers(r).size() * horizon_s;
-    m_.region_utilization[r] = pool > 0 ? busy_[r] / pool : 0;
-    busy += busy_[r];
-    powered += powered_[r];
+    if (available_[r] > 0) {
+      m_.region_utilization[r] = work_[r] / available_[r];
+      u.push_back(m_.region_utilization[r]);
+    }
+    busy += busy_[r], powered += powered_[r];
+    work += work_[r], available += available_[r];
   }
-  m_.utilization = powered > 0 ? busy / powered : 0;
-  const std::vector<double>& u = m_.region_utilization;
-  const double mean = std::accumulate(u.begin(), u.end(), 0.0) / std::max(1, n);
+  m_.utilization = available > 0 ? work / available : 0;
+  m_.busy_share = powered > 0 ? busy / powered : 0;
+  const int k = static_cast<int>(u.size());
+  const double mean = k > 0 ? std::accumulate(u.begin(), u.end(), 0.0) / k : 0;
   double var = 0, sq = 0;
   for (double x : u) var += (x - mean) * (x - mean), sq += x * x;
-  const double sd = std::sqrt(var / std::max(1, n));
+  const double sd = std::sqrt(var / std::max(1, k));
   m_.utilization_cv = mean > 0 ? sd / mean : 0;
   m_.load_balance = 1.0 / (1.0 + m_.utilization_cv);
   // Jain's fairness index (Jain, Chiu, Hawe, DEC-TR-301, 1984): (sum x)^2 / (n sum x^2).
-  const double sum = mean * n;
-  m_.jain_index = sq > 0 ? sum * sum / (n * sq) : 1.0;
+  const double sum = mean * k;
+  m_.jain_index = sq > 0 ? sum * sum / (k * sq) : 1.0;
   return m_;
 }
 

@@ -56,10 +56,19 @@ struct FleetMetrics {
   double switch_cost = 0;  // sum over slots of ||A_t - A_{t-1}||_F^2 (TORTA's C_switch)
   int migrations = 0;      // servers switched on (cold starts: the model is loaded anew)
 
-  std::vector<double> region_utilization;  // busy server-time / pool server-time, per region
+  // Utilization is served work over available capacity: the server-seconds the served requests
+  // take at a server's full rate (its requests/s at the demand's mean sizes), over the
+  // server-seconds servers could serve (On, or warming past ready). Switching on a GPU that then
+  // idles lowers it. Per region, and over the fleet.
+  std::vector<double> region_utilization;
+  double utilization = 0;
+  // Balance over the regions that had capacity: CV of their utilization, TORTA's LB = 1 / (1 +
+  // CV) (digest §5) and Jain's index. A region that idles is unbalanced, not balanced.
   double utilization_cv = 0, jain_index = 0;
-  double load_balance = 0;  // 1 / (1 + CV), TORTA's LB figure (digest §5)
-  double utilization = 0;   // busy server-time / powered server-time, whole fleet
+  double load_balance = 0;
+  // The share of powered server-time a server had a batch at all (what "utilization" meant
+  // before: near 1 at any load, since decoding a batch of one counts).
+  double busy_share = 0;
 
   double cross_region_share = 0;  // served requests served away from their home region
   double added_network_s = 0;     // mean added round-trip delay over all served requests
@@ -84,6 +93,8 @@ class MetricsCollector {
   void arrived(double count) { m_.arrivals += count; }
   // Server time in one region: busy (serving) and powered seconds, energy (J) and GPU $.
   void serverTime(int region, double busy_s, double powered_s, double joules, double usd);
+  // Served work and available capacity, in server-seconds (FleetMetrics::utilization).
+  void capacityUsed(int region, double work_s, double available_s);
   void slotSwitch(const Allocation& prev, const Allocation& next, bool first);
   void coldStarts(int n) { m_.migrations += n; }
   void setQueued(double q) { m_.queued = q; }
@@ -98,7 +109,7 @@ class MetricsCollector {
   FleetMetrics m_;
   WeightedSamples ttft_, tpot_, e2e_, queue_;
   double samples_ = 0, slo_ok_ = 0, tokens_ = 0, cross_ = 0, added_net_ = 0, net_ = 0;
-  std::vector<double> busy_, powered_;
+  std::vector<double> busy_, powered_, work_, available_;
   double joules_ = 0;
 };
 

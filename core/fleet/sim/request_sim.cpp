@@ -244,6 +244,9 @@ void RequestSimulator::finishJob(int job, double t) {
   const double network = fleet_.latency(j.home, j.region) + back;
   metrics_.served(ttft, tpot, e2e, j.admitted - j.at_region, network, j.home != j.region,
                   j.context + j.generated);
+  // Its work at the server's full rate (at the demand's mean sizes, as the slot model counts).
+  const int gpu = plan_.servers()[j.server].gpu;
+  metrics_.capacityUsed(j.region, 1.0 / std::max(1e-12, fleet_.serverRate(gpu)), 0);
   completed_ += 1;
 }
 
@@ -487,6 +490,8 @@ SimResult RequestSimulator::run() {
                           (run.idle_s + run.warming_s) * g.idle_w;
     metrics_.serverTime(plan_.servers()[s].region, run.prefill_s + run.decode_s, powered, joules,
                         powered / 3600.0 * g.usd_per_hour);
+    // Available capacity: the time it could serve (not warming).
+    metrics_.capacityUsed(plan_.servers()[s].region, 0, run.prefill_s + run.decode_s + run.idle_s);
   }
   // Per-slot mean response is not tracked here (requests finish in later slots).
   result.series.mean_response_s.assign(slots, 0.0);

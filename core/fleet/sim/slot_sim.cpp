@@ -220,9 +220,12 @@ SimResult simulateSlots(const FleetModel& fleet, const Demand& demand, Schedulin
           warmingTime += ready - start;
         }
       }
-      double capacity = 0;  // requests this slot
-      for (int k = 0; k < types; ++k) capacity += avail[k] * rate[k];
+      double capacity = 0, available = 0;  // requests this slot; server-seconds
+      for (int k = 0; k < types; ++k) capacity += avail[k] * rate[k], available += avail[k];
       const double served = std::min(work, capacity);
+      // Served work in server-seconds at full rate: each type serves in proportion to its
+      // capacity, served * avail_k / capacity of it, at rate_k.
+      metrics.capacityUsed(j, capacity > 0 ? served / capacity * available : 0, available);
       const double left = work - served;
       wait[j] = fluidWait(queue[j], routed[j] / T, capacity / T, T);
       const double load = capacity > 0 ? served / capacity : 0;  // each server at this share
