@@ -142,7 +142,8 @@ void FleetMapView::paintMap(QPainter& p, const QRectF& area) {
   p.setPen(th.text);
   p.setFont(titleFont(*this));
   if (!w || !r) {
-    p.drawText(area, Qt::AlignCenter,
+    // Wrapped within a margin: on a 1366 x 768 screen the pane is narrower than the sentence.
+    p.drawText(area.adjusted(12, 0, -12, 0), Qt::AlignCenter | Qt::TextWordWrap,
                tr("No fleet run yet: choose a topology and methods, then Simulate or Compare"));
     return;
   }
