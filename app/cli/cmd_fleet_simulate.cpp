@@ -343,12 +343,13 @@ void runCompare(const FleetSimArgs& args) {
     throw Interrupted("interrupted by " + InterruptGuard::received() +
                       " before every method had finished the first seed: nothing to compare");
   }
-  // Per method, per headline figure: the mean over seeds and its 95% CI half-width.
+  // Per method, per figure (every one a run has, p99 and the busy share included): the mean over
+  // seeds and its 95% CI half-width. The text table shows the headline ones.
   nlohmann::json table = nlohmann::json::object();
   for (const std::string& m : methods) {
     std::map<std::string, std::vector<double>> values;
     for (const fs::FleetMetrics& run : c.runs[m])
-      for (const auto& [name, value] : fs::headlineFigures(run)) values[name].push_back(value);
+      for (const auto& [name, value] : fs::allFigures(run)) values[name].push_back(value);
     nlohmann::json row = nlohmann::json::object();
     for (const auto& [name, v] : values) {
       row[name] = mean(v);

@@ -69,6 +69,9 @@ import json, math, sys
 out = sys.argv[1]
 baselines = "local round-robin least-loaded skylb sdib ot ot-smoothed milp".split()
 
+def p99(methods, m):  # the mean over seeds of each run's p99 response (older JSON: none)
+    return methods[m].get("e2e_p99_s", float("nan"))
+
 def paired(a, b):  # mean and 95% CI half-width (t, n - 1 dof) of a - b, relative to b's mean
     d = [x - y for x, y in zip(a, b)]
     n = len(d)
@@ -79,8 +82,8 @@ def paired(a, b):  # mean and 95% CI half-width (t, n - 1 dof) of a - b, relativ
     t = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78, 6: 2.57, 7: 2.45, 8: 2.36, 9: 2.31, 10: 2.26}.get(n, 2.0)
     return m, t * sd / math.sqrt(n)
 
-print("| case | held out | torta s | best baseline s | torta vs best (paired) | ot-allocator vs best | torta vs ot-allocator | torta p95 s | power torta / best | fallbacks |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+print("| case | held out | torta s | best baseline s | torta vs best (paired) | ot-allocator vs best | torta vs ot-allocator | torta p95 s | p99 torta / best | power torta / best | fallbacks |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for case in open(f"{out}/cases.txt").read().splitlines():
     j = json.load(open(f"{out}/{case}.json"))
     methods = j["methods"]
@@ -98,6 +101,7 @@ for case in open(f"{out}/cases.txt").read().splitlines():
           f"{100 * dt / bm:+.1f} ± {100 * ct / bm:.1f}% | {100 * do / bm:+.1f} ± {100 * co / bm:.1f}% | "
           f"{100 * dl / om:+.1f} ± {100 * cl / om:.1f}% | "
           f"{methods['torta']['p95_response_s']:.2f} | "
+          f"{p99(methods, 'torta') / p99(methods, best):.2f} | "
           f"{methods['torta']['power_cost'] / methods[best]['power_cost']:.2f} | "
           f"{methods['torta']['fallbacks']:.1f} |")
 
