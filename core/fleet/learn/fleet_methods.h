@@ -45,10 +45,12 @@ std::unique_ptr<sim::SchedulingPolicy> makeFleetPolicy(const std::string& name,
 // naming the file otherwise (so a command refuses it before it begins a run).
 void checkFleetPolicy(const std::string& checkpoint, int regions);
 
-// What a fleet checkpoint was trained on, against the scenario it is about to be used on. The
-// training draws its scenarios from seeds 1000 on and an evaluation from 1 on, but a seed changes
-// pools, prices and bursts, not the trace, its compression or its tiling: a checkpoint evaluated
-// on the topology, trace, load and horizon it trained on has seen this demand.
+// What a fleet checkpoint was trained on, against the scenario it is about to be used on. On the
+// calendar horizon training draws its days (Mon-Wed, Sat) and the first half of the trace, and
+// each of those an evaluation avoids is a difference ("days ...", "trace part ..."). On the tiled
+// horizon a seed changes pools, prices and bursts, not the trace, its compression or its tiling:
+// a checkpoint evaluated on the topology, trace, load and horizon it trained on has seen this
+// demand. Spikes and outages in the evaluation are differences too (training has none).
 struct PolicyProvenance {
   nlohmann::json trained_on = nlohmann::json::object();  // the scenario fields of its metadata
   // One entry per scenario field that differs: "topology abilene (here polska)". Empty when the
