@@ -54,6 +54,7 @@ TEST_F(FleetLearnCli, TrainIsRecordedAndTortaRunsInSimulateAndCompare) {
        {"ot", "ot-allocator", "least-loaded+allocator", "torta-no-predictor", "torta"}) {
     EXPECT_TRUE(c["methods"][m].contains("mean_response_s")) << m;
     EXPECT_EQ(c["methods"][m]["per_seed"]["mean_response_s"].size(), 2u) << m;
+    EXPECT_TRUE(c["methods"][m].contains("e2e_p99_s")) << m;  // every figure, not the table's
   }
   // The same allocator on OT's routing is ot-allocator, whatever its name.
   const auto same =
