@@ -1,5 +1,7 @@
 #include "core/policy/policy_config.h"
 
+#include <cstdint>
+
 #include "core/common/input_error.h"
 #include "core/policy/features.h"
 
@@ -23,12 +25,19 @@ nlohmann::json PolicyConfig::toJson() const {
 }
 
 PolicyConfig PolicyConfig::fromJson(const nlohmann::json& j) {
+  if (!j.is_object()) throw InputError("", "architecture", "not an object");
   auto num = [&](const char* key) -> int {
     if (!j.contains(key) || !j[key].is_number_integer())
       throw InputError("", std::string("architecture.") + key, "missing or not an integer");
-    return j[key].get<int>();
+    const int64_t v = j[key].get<int64_t>();
+    if (v < INT32_MIN || v > INT32_MAX)
+      throw InputError("", std::string("architecture.") + key, "out of range");
+    return static_cast<int>(v);
   };
-  if (!j.is_object() || j.value("kind", "") != kKind)
+  // A kind of another type (a number where the name belongs) is refused like a wrong name: the
+  // JSON library would throw its own type error for it (found by fuzz_policy_weights).
+  const auto kind = j.find("kind");
+  if (kind == j.end() || !kind->is_string() || kind->get<std::string>() != kKind)
     throw InputError("", "architecture.kind", std::string("not a ") + kKind);
   const int version = num("version");
   // Architecture 2 reads 16 device features, 3 reads 18; the rest is the same.

@@ -190,6 +190,12 @@ TEST(WeightsFile, DamageIsRefusedNamingTheField) {
   EXPECT_EQ(refusal(std::string(kWeightsFormat) + "\n{nope}\n"), "line 2");
   EXPECT_EQ(refusal(withHeader([](auto& j) { j.erase("architecture"); })), "architecture");
   EXPECT_EQ(refusal(withHeader([](auto& j) { j["architecture"]["hidden"] = -3; })), "hidden");
+  // A number where the kind's name belongs (found by fuzz_policy_weights: the JSON library's own
+  // type error ended the program) and an integer past int's range.
+  EXPECT_EQ(refusal(withHeader([](auto& j) { j["architecture"]["kind"] = 2; })),
+            "architecture.kind");
+  EXPECT_EQ(refusal(withHeader([](auto& j) { j["architecture"]["hidden"] = 1LL << 40; })),
+            "architecture.hidden");
   EXPECT_EQ(refusal(withHeader([](auto& j) { j["meta"] = 4; })), "meta");
   EXPECT_EQ(refusal(withHeader([](auto& j) { j["tensors"].erase(0); })), "tensors");
   EXPECT_EQ(refusal(withHeader([](auto& j) { j["tensors"][2]["name"] = "edge9.weight"; })),
