@@ -194,7 +194,9 @@ NetworkWeights parseWeights(std::istream& in, const std::string& path) {
   nlohmann::json header;
   try {
     header = nlohmann::json::parse(line);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
+    // parse_error, and out_of_range for a number too large for a double (found by
+    // fuzz_policy_weights: it ended the program).
     throw InputError(path, "line 2", std::string("bad JSON: ") + e.what());
   }
   if (!header.is_object() || !header.contains("architecture") ||

@@ -173,6 +173,19 @@ TEST(FleetTopology, TopoHubJsonErrorsNameTheJsonPath) {
   }
 }
 
+// A number too large for a double is the JSON library's out_of_range, not its parse_error: an
+// InputError naming the file too (it ended the program before).
+TEST(FleetTopology, TopoHubJsonWithAnOverflowingNumberIsAnInputError) {
+  try {
+    parseTopology(R"({"nodes": [{"name": "a", "pos": [1e999999, 0], "id": 0}], "edges": []})",
+                  "t.json");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "t.json");
+    EXPECT_NE(e.problem().find("not valid JSON"), std::string::npos) << e.problem();
+  }
+}
+
 TEST(FleetTopology, UnknownNamesAndMissingFilesAreInputErrors) {
   EXPECT_THROW(loadTopology("atlantis"), InputError);
   EXPECT_EQ(shippedTopologies().size(), 5u);

@@ -188,6 +188,8 @@ TEST(WeightsFile, DamageIsRefusedNamingTheField) {
   EXPECT_EQ(refusal("doppler-policy-weights/2\n{}\n"), "line 1");  // a newer doppler's
   EXPECT_EQ(refusal(std::string(kWeightsFormat) + "\n{\"architecture\": "), "line 2");
   EXPECT_EQ(refusal(std::string(kWeightsFormat) + "\n{nope}\n"), "line 2");
+  // A number too large for a double is the JSON library's out_of_range, not a parse error.
+  EXPECT_EQ(refusal(std::string(kWeightsFormat) + "\n{\"a\": 1.0e6000002}\n"), "line 2");
   EXPECT_EQ(refusal(withHeader([](auto& j) { j.erase("architecture"); })), "architecture");
   EXPECT_EQ(refusal(withHeader([](auto& j) { j["architecture"]["hidden"] = -3; })), "hidden");
   // A number where the kind's name belongs (found by fuzz_policy_weights: the JSON library's own

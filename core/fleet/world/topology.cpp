@@ -123,6 +123,9 @@ Topology parseTopoHub(std::string_view text, const std::string& file, const std:
     j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(file, "byte " + std::to_string(e.byte), "not valid JSON");
+  } catch (const nlohmann::json::exception& e) {
+    // A number too large for a double is out_of_range, not a parse error.
+    throw InputError(file, "", std::string("not valid JSON: ") + e.what());
   }
   Topology topo;
   topo.name = name;
