@@ -165,17 +165,15 @@ PolicyProvenance policyProvenance(const std::string& checkpoint, const sim::RunO
   differ("pool scale", numberText(poolScale), numberText(here.pool_scale));
   differ("horizon", horizon, toString(here.horizon));
   differ("model", model, here.model);
-  // Training adds no spikes (fleet train has no --spike).
-  if (!here.spikes.empty()) {
-    std::string spikes;
-    for (const std::string& x : here.spikes) spikes += (spikes.empty() ? "" : " ") + x;
-    differ("spikes", "none", spikes);
-  }
-  if (!here.outages.empty()) {
-    std::string outages;
-    for (const std::string& x : here.outages) outages += (outages.empty() ? "" : " ") + x;
-    differ("outages", "none", outages);
-  }
+  // Training has no spikes or outages: each given here is a difference.
+  auto events = [&](const char* field, const std::vector<std::string>& specs) {
+    if (specs.empty()) return;
+    std::string joined;
+    for (const std::string& x : specs) joined += (joined.empty() ? "" : " ") + x;
+    differ(field, "none", joined);
+  };
+  events("spikes", here.spikes);
+  events("outages", here.outages);
   // On the calendar, training drew its days and its half of the trace so that evaluation can
   // avoid both: each one avoided is a difference.
   const auto calendar = meta.find("calendar");
