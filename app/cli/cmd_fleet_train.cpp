@@ -159,6 +159,15 @@ void addFleetTrainCommand(CLI::App& fleet) {
                   "Full-batch epochs of the demand predictor")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
+  cmd->add_option("--power-weight", a->config.power_weight,
+                  "Reward weight of the slot's electricity cost against the OT plan's")
+      ->check(CLI::Range(0.0, 1000.0))
+      ->capture_default_str();
+  cmd->add_option("--ot-power-weight", a->config.ot_power_weight,
+                  "Weight of the regions' electricity per request in the OT cost (0: latency "
+                  "alone, balanced columns)")
+      ->check(CLI::Range(0.0, 1000.0))
+      ->capture_default_str();
   cmd->add_option("--safety-threshold", a->config.safety_threshold,
                   "Fall back to OT when the estimated response regresses by more than this")
       ->check(positiveNumber())

@@ -82,6 +82,35 @@ TEST_F(FleetLearnCli, TrainIsRecordedAndTortaRunsInSimulateAndCompare) {
   EXPECT_TRUE(sawTrain) << list.out;
 }
 
+// The OT layer's power term is the checkpoint's: a policy trained with --ot-power-weight routes
+// its reference plan to where a request's electricity costs less (capacity columns), so
+// ot-allocator with that checkpoint pays less for electricity on every seed than with a
+// latency-only one; the weights are recorded, and a negative one is refused.
+TEST_F(FleetLearnCli, TheOtPowerTermComesWithTheCheckpoint) {
+  const std::string plain = trainSmall(path("runs.sqlite"));
+  const std::string power = path("power.pt");
+  const auto t =
+      run("fleet train -t abilene --slots 24 --episodes 1 --train-seeds 1 --predictor-epochs 5 "
+          "--hidden 32 --ot-power-weight 2 --power-weight 0.5 --no-record --json --out " +
+          power);
+  ASSERT_EQ(t.status, 0) << t.err;
+  std::vector<double> cost[2];
+  int k = 0;
+  for (const std::string& ckpt : {plain, power}) {
+    const auto c =
+        run("fleet compare -t abilene --slots 24 --seeds 2 --methods ot-allocator --no-record "
+            "--json --policy " +
+            ckpt);
+    ASSERT_EQ(c.status, 0) << c.err;
+    cost[k++] = json::parse(c.out)["methods"]["ot-allocator"]["per_seed"]["power_cost"]
+                    .get<std::vector<double>>();
+  }
+  ASSERT_EQ(cost[0].size(), 2u);
+  for (size_t i = 0; i < 2; ++i) EXPECT_LT(cost[1][i], cost[0][i]) << "seed " << i + 1;
+  expectBadInput("fleet train -t abilene --episodes 1 --ot-power-weight -1 --out " + power,
+                 {"--ot-power-weight"});
+}
+
 // A learned method says what its checkpoint trained on. On the calendar horizon (the default)
 // training draws its days (Mon-Wed, Sat) and the first half of the trace, so the default
 // evaluation (Thursday, the second half) is held out by construction and says so; an evaluation

@@ -133,6 +133,44 @@ TEST(FleetBaselines, OtSendsTheExcessToTheNearestCapacity) {
   EXPECT_NEAR(a.at(2, 2), 1.0, 1e-12);  // no requests: serves itself
 }
 
+// The power term (OtCost): three equal A100 pools on a line, R2's electricity three times the
+// others'. Latency alone over balanced columns keeps a third of R2's requests at home whatever
+// the price; with the power term the columns are capacities at 80% of a pool and R2's requests go
+// to R1 next door, where a request's electricity costs a third.
+TEST(FleetBaselines, OtPowerTermFillsTheCheaperRegionsUpToTheirCap) {
+  World world = lineWorld(3, {gpus(1, 0, 0, 0, 0), gpus(1, 0, 0, 0, 0), gpus(1, 0, 0, 0, 0)});
+  world.regions[0].price.usd_per_kwh = world.regions[1].price.usd_per_kwh = 0.1;
+  world.regions[2].price.usd_per_kwh = 0.3;
+  const FleetModel fleet(world, {}, 1154, 212);
+  // USD per request: the pool's draw while decoding over its rate, at the region's price.
+  EXPECT_NEAR(fleet.requestPowerCost(2), fleet.gpus()[0].decode_w / fleet.poolRate(2) / 3.6e6 * 0.3,
+              1e-15);
+  EXPECT_NEAR(fleet.requestPowerCost(2), 3 * fleet.requestPowerCost(1), 1e-15);
+  const double capacity = fleet.poolRate(0) * 45;
+  SlotState s;
+  s.fleet = &fleet;
+  s.slot_seconds = 45;
+  s.arrivals = {0, 0, 0.6 * capacity};
+  s.context_tokens = s.generated_tokens = {0, 0, 0};
+  s.queued = {0, 0, 0};
+  s.utilization = {0, 0, 0};
+  s.previous = Allocation::identity(3);
+  const Allocation latencyOnly = otPlan(s);
+  EXPECT_NEAR(latencyOnly.at(2, 2), 1.0 / 3, 1e-6);
+  const Allocation withPower = otPlan(s, {}, OtCost{1.0, 0.8});
+  EXPECT_NEAR(withPower.at(2, 1), 1.0, 1e-6);
+  // More than R1 holds at its cap: R1 takes 80% of its pool, the rest goes to R0 (cheap, and
+  // cheaper than staying home at three times the price).
+  s.arrivals = {0, 0, 1.2 * capacity};
+  const Allocation spill = otPlan(s, {}, OtCost{1.0, 0.8});
+  EXPECT_NEAR(spill.at(2, 1) * 1.2, 0.8, 1e-6);
+  EXPECT_NEAR(spill.at(2, 0) * 1.2, 0.4, 1e-6);
+  // Past every region's cap together the power term cannot choose: the balanced plan.
+  s.arrivals = {0, 0, 2.5 * capacity};
+  const Allocation full = otPlan(s, {}, OtCost{1.0, 0.8});
+  EXPECT_EQ(full.share, otPlan(s).share);
+}
+
 TEST(FleetBaselines, SmoothedOtMovesAFractionTowardThePlan) {
   const TwoRegions w;
   const Allocation plan = makePolicy("ot")->allocate(w.state(10));

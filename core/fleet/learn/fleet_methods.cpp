@@ -83,6 +83,7 @@ std::unique_ptr<sim::SchedulingPolicy> makeFleetPolicy(const std::string& name,
   const nlohmann::json& config = actor->meta().value("config", nlohmann::json::object());
   options.safety.threshold = config.value("safety_threshold", options.safety.threshold);
   options.safety.window = config.value("safety_window", options.safety.window);
+  options.ot_cost.power_weight = config.value("ot_power_weight", 0.0);  // older checkpoints: 0
   options.allocator = name != kTortaRoutingMethod;
   options.predictor = name != kTortaNoPredictorMethod;
   options.routing = routingOf(name);

@@ -40,6 +40,7 @@ nlohmann::json configJson(const FleetTrainConfig& c) {
           {"switch_weight", c.switch_weight},
           {"queue_weight", c.queue_weight},
           {"power_weight", c.power_weight},
+          {"ot_power_weight", c.ot_power_weight},
           {"predictor_epochs", c.predictor_epochs},
           {"safety_threshold", c.safety_threshold},
           {"safety_window", c.safety_window}};
@@ -228,6 +229,7 @@ FleetTrainResult trainFleetPpo(const FleetTrainRequest& request, const CancelTok
     }
     const int k = done % cfg.train_seeds;
     TortaOptions to;
+    to.ot_cost.power_weight = cfg.ot_power_weight;
     to.sample = true;
     to.seed = cfg.seed + static_cast<uint64_t>(done);
     to.safety.enabled =

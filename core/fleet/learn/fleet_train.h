@@ -33,6 +33,9 @@ struct FleetTrainConfig {
   double switch_weight = 0.05;
   double queue_weight = 0.2;
   double power_weight = 0.05;
+  // The OT layer's power term (sim::OtCost::power_weight): 0 is latency alone over balanced
+  // columns; above 0 the regions' electricity per request joins the cost, over capacity columns.
+  double ot_power_weight = 0;
   int predictor_epochs = 300;  // demand predictor: full-batch Adam epochs
   // The safety layer (torta_policy.h).
   double safety_threshold = 0.10;

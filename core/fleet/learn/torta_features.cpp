@@ -86,7 +86,8 @@ std::vector<float> observation(const SlotState& s, const std::vector<double>& fo
   return obs;
 }
 
-Allocation decodeAction(const SlotState& s, const std::vector<double>& action) {
+Allocation decodeAction(const SlotState& s, const std::vector<double>& action,
+                        const sim::OtCost& cost) {
   const int n = s.regions();
   auto value = [&](int k) {
     const double v = k < static_cast<int>(action.size()) ? action[k] : 0.0;
@@ -94,7 +95,7 @@ Allocation decodeAction(const SlotState& s, const std::vector<double>& action) {
   };
   std::vector<double> weights(n);
   for (int j = 0; j < n; ++j) weights[j] = std::exp(std::clamp(value(j), -3.0, 3.0));
-  Allocation plan = sim::otPlan(s, weights);
+  Allocation plan = sim::otPlan(s, weights, cost);
   if (s.slot == 0) return plan;  // nothing to blend with yet
   const double eta = blendOf(value(n));
   for (size_t k = 0; k < plan.share.size(); ++k)

@@ -12,6 +12,7 @@
 // save power, more serve faster): the policy's handle on the micro layer.
 #include <vector>
 
+#include "core/fleet/sim/baselines.h"
 #include "core/fleet/sim/policy.h"
 
 namespace doppler::fleet::learn {
@@ -27,7 +28,8 @@ std::vector<float> observation(const sim::SlotState& state, const std::vector<do
 
 int actionSize(int regions);  // n log-weights, one blend logit, one utilization logit
 // The allocation for `action` (actionSize values; non-finite entries count as 0).
-sim::Allocation decodeAction(const sim::SlotState& state, const std::vector<double>& action);
+sim::Allocation decodeAction(const sim::SlotState& state, const std::vector<double>& action,
+                             const sim::OtCost& cost = {});
 // The blend eta for a blend logit.
 double blendOf(double logit);
 // The per-region allocator's target utilization for the last action value: in [0.5, 0.95],

@@ -53,7 +53,7 @@ sim::Allocation TortaPolicy::allocate(const sim::SlotState& s) {
     if (static_cast<int>(learned.size()) == n) forecast_ = std::move(learned);
   }
 
-  const sim::Allocation reference = sim::otPlan(s);
+  const sim::Allocation reference = sim::otPlan(s, {}, options_.ot_cost);
   explanation_ = {};
   explanation_.has_reference = true;
   explanation_.reference = reference;
@@ -78,7 +78,7 @@ sim::Allocation TortaPolicy::allocate(const sim::SlotState& s) {
     tr.log_prob = logp;
     tr.value = out.value;
   }
-  sim::Allocation learned = decodeAction(s, action);
+  sim::Allocation learned = decodeAction(s, action, options_.ot_cost);
   utilization_ = utilizationOf(action, n);
   const SafetyVerdict verdict = safety_.check(s, learned, reference);
   explanation_.fallback = verdict.fallback;

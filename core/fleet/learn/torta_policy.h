@@ -12,6 +12,7 @@
 #include "core/fleet/learn/fleet_actor.h"
 #include "core/fleet/learn/region_allocator.h"
 #include "core/fleet/learn/safety.h"
+#include "core/fleet/sim/baselines.h"
 #include "core/fleet/sim/policy.h"
 
 namespace doppler::fleet::learn {
@@ -26,6 +27,9 @@ struct TortaOptions {
   // A baseline's name: its allocation instead of the OT plan or the learned one (with the
   // predictor and the allocator: "BASELINE+allocator", fleet_methods.h).
   std::string routing;
+  // The OT layer's cost (baselines.h): the reference plan's and the one the action reweights.
+  // From the checkpoint: the policy was trained against it.
+  sim::OtCost ot_cost;
 };
 
 // One slot of a sampled run, for PPO.

@@ -7,6 +7,7 @@
 
 #include "core/common/input_error.h"
 #include "core/fleet/ot/solve_transport.h"
+#include "core/fleet/ot/unbalanced_transport.h"
 
 namespace doppler::fleet::sim {
 namespace {
@@ -152,16 +153,55 @@ class SdibPolicy : public SchedulingPolicy {
 
 }  // namespace
 
+namespace {
+
+// The power-weighted plan (OtCost): arrivals to each region's capacity at the cap, latency plus
+// the region's electricity per request. False when the capacities cannot take the arrivals.
+bool powerPlan(const SlotState& s, const std::vector<double>& column_weights, const OtCost& cost,
+               double total, Allocation& out) {
+  const int n = s.regions();
+  ot::TransportProblem p;
+  p.a = s.arrivals;
+  p.b.resize(n);
+  double room = 0, maxLatency = 0, meanPower = 0;
+  for (int j = 0; j < n; ++j) {
+    const double weight = column_weights.empty() ? 1.0 : column_weights[j];
+    room += p.b[j] =
+        std::max(0.0, cost.region_cap * s.poolRate(j) * s.slot_seconds - s.queued[j]) * weight;
+    meanPower += s.fleet->requestPowerCost(j) / n;
+    for (int i = 0; i < n; ++i) maxLatency = std::max(maxLatency, s.latency(i, j));
+  }
+  if (room < total * (1.0 + ot::kBalanceTolerance)) return false;
+  p.cost = ot::Matrix(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      p.cost(i, j) =
+          (maxLatency > 0 ? s.latency(i, j) / maxLatency : 0.0) +
+          (meanPower > 0 ? cost.power_weight * s.fleet->requestPowerCost(j) / meanPower : 0.0);
+  const ot::TransportResult r = ot::solveUnbalanced(p);
+  out = Allocation(n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) out.at(i, j) = r.plan(i, j);
+  normalizeRows(out);
+  return true;
+}
+
+}  // namespace
+
 // TORTA's OT layer (digest §2): the exact plan between the slot's request shares (rows) and
 // capacity shares (columns: each region's pool capacity less its backlog), cost the latency;
-// routing is the row-normalised plan. With balanced marginals the power term cannot move the
-// plan (digest's caveat), so the cost is latency alone.
-Allocation otPlan(const SlotState& s, const std::vector<double>& column_weights) {
+// routing is the row-normalised plan. With balanced marginals a power term cannot move the plan
+// (digest's caveat), so the balanced plan's cost is latency alone and the power term works
+// through capacity columns (powerPlan).
+Allocation otPlan(const SlotState& s, const std::vector<double>& column_weights,
+                  const OtCost& cost) {
   const int n = s.regions();
   ot::TransportProblem p;
   p.a = s.arrivals;
   const double total = std::accumulate(p.a.begin(), p.a.end(), 0.0);
   if (total <= 0) return Allocation::identity(n);
+  Allocation a(n);
+  if (cost.power_weight > 0 && powerPlan(s, column_weights, cost, total, a)) return a;
   p.b.resize(n);
   double free = 0;
   for (int j = 0; j < n; ++j)
@@ -179,7 +219,6 @@ Allocation otPlan(const SlotState& s, const std::vector<double>& column_weights)
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) p.cost(i, j) = s.latency(i, j);
   const ot::TransportResult r = ot::solveExact(p);
-  Allocation a(n);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) a.at(i, j) = r.plan(i, j);
   normalizeRows(a);  // rows without requests: the identity row

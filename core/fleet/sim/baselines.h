@@ -39,11 +39,24 @@ std::unique_ptr<SchedulingPolicy> makePolicy(const std::string& name);
 std::vector<double> waterFill(double total, const std::vector<double>& capacity,
                               const std::vector<double>& queued);
 
+// The OT layer's cost, TORTA's combined C_ij = w1 PowerCost_j + w2 L_ij (docs/fleet_ot.md).
+// power_weight 0 is latency alone over balanced columns, the `ot` method. Above 0 the columns
+// become capacities, region_cap of each pool's slot capacity less its backlog, and the cost is
+// L_ij / max L + power_weight x PowerCost_j / mean PowerCost (FleetModel::requestPowerCost): with
+// exact column marginals a cost of the column alone is a constant and could not move any load,
+// so only capacity inequalities let the plan fill the cheaper regions first. When the capacities
+// cannot take the slot's arrivals the plan is the balanced one (every region is needed anyway).
+struct OtCost {
+  double power_weight = 0;
+  double region_cap = 0.8;  // the paper's MILP example: at most 80% of a region's load
+};
+
 // The OT method's plan for a slot (docs/fleet_sim.md, "ot"): arrivals to the pools' free capacity
 // (pool rate x slot - backlog) over one-way latency, exact, row-normalised. `column_weights`
 // (empty = all 1) scales each region's capacity marginal before normalising: the learned policy
-// moves load this way while staying an OT plan.
-Allocation otPlan(const SlotState& s, const std::vector<double>& column_weights = {});
+// moves load this way while staying an OT plan. `cost` adds the power term (OtCost).
+Allocation otPlan(const SlotState& s, const std::vector<double>& column_weights = {},
+                  const OtCost& cost = {});
 
 // Per-slot MILP (CBC) options.
 struct MilpOptions {

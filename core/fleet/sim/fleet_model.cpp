@@ -52,8 +52,10 @@ FleetModel::FleetModel(const World& world, const SimOptions& options, double mea
   const int n = world.regionCount();
   pool_rate_.assign(n, 0);
   region_max_kv_.assign(n, 0);
+  request_power_usd_.assign(n, 0);
   region_servers_.resize(n);
   for (int r = 0; r < n; ++r) {
+    double watts = 0;
     std::vector<int> types(gpus_.size());
     std::iota(types.begin(), types.end(), 0);
     // Fastest first (TORTA's micro layer switches on "best hardware" first); ties by index.
@@ -66,9 +68,11 @@ FleetModel::FleetModel(const World& world, const SimOptions& options, double mea
         region_servers_[r].push_back(static_cast<int>(servers_.size()));
         servers_.push_back({r, gpu, ServerState::Off, 0});
         pool_rate_[r] += gpu_rate_[gpu];
+        watts += gpus_[gpu].decode_w;
         region_max_kv_[r] = std::max(region_max_kv_[r], gpus_[gpu].kv_tokens);
       }
     }
+    if (pool_rate_[r] > 0) request_power_usd_[r] = watts / pool_rate_[r] / 3.6e6 * price(r);
   }
 }
 

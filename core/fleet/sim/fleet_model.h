@@ -102,6 +102,10 @@ class FleetModel {
   double regionMaxKv(int region) const { return region_max_kv_[region]; }
   double latency(int from, int to) const { return world_->latency.at(from, to); }
   double price(int region) const { return world_->regions[region].price.usd_per_kwh; }
+  // Electricity per request served in the region, in USD: its pool's draw while decoding over the
+  // pool's request rate (J per request at full load), at the region's price. What the OT layer's
+  // power term weighs (baselines.h OtCost); 0 for a region with no server for the model.
+  double requestPowerCost(int region) const { return request_power_usd_[region]; }
   // Whether the region is in an outage at time t (SimOptions::outages).
   bool down(int region, double t) const;
 
@@ -116,7 +120,7 @@ class FleetModel {
   SimOptions options_;
   double mean_context_, mean_generated_;
   std::vector<GpuModel> gpus_;
-  std::vector<double> gpu_rate_, pool_rate_, region_max_kv_;
+  std::vector<double> gpu_rate_, pool_rate_, region_max_kv_, request_power_usd_;
   std::vector<Server> servers_;
   std::vector<std::vector<int>> region_servers_;
 };
