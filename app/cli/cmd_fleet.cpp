@@ -82,8 +82,9 @@ nlohmann::json demandJson(const fleet::Demand& d) {
 
 void addFleetScenarioOptions(CLI::App& cmd, FleetScenarioArgs& args, const std::string& seedHelp,
                              const std::string& timeScaleHelp, bool training) {
-  cmd.add_option("--topology,-t", args.topology,
-                 "Topology: abilene, polska, cost266, gabriel, germany50, or an SNDlib file")
+  std::string names;
+  for (const std::string& name : fleet::shippedTopologies()) names += name + ", ";
+  cmd.add_option("--topology,-t", args.topology, "Topology: " + names + "or an SNDlib file")
       ->required();
   cmd.add_option("--trace", args.trace,
                  "Demand: conv, code (Azure LLM traces 2023), synthetic, or a trace CSV file")

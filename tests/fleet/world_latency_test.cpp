@@ -50,6 +50,21 @@ TEST(FleetLatency, AHandCheckedLinkPair) {
     }
 }
 
+// The intercontinental world is what its name says: one transatlantic link, Ashburn to Dublin,
+// 5,461.53 km of great circle (computed by hand): 5,461.53 km * 1.5 / 200,000 km/s + 0.5 ms =
+// 41.4615 ms; and its paths span tens to hundreds of milliseconds (Sydney to Sao Paulo goes
+// through San Jose and Ashburn, or Singapore, Mumbai and Johannesburg).
+TEST(FleetLatency, TheIntercontinentalWorldSpansTensToHundredsOfMilliseconds) {
+  const Topology topo = loadTopology("intercontinental");
+  const LatencyMatrix m = latencyMatrix(topo);
+  const int ashburn = nodeIndex(topo, "Ashburn"), dublin = nodeIndex(topo, "Dublin");
+  EXPECT_NEAR(m.at(ashburn, dublin), 41.4615e-3, 1e-7);
+  EXPECT_EQ(m.hopsAt(ashburn, dublin), 1);
+  EXPECT_LT(m.minOffDiagonal(), 0.020);
+  EXPECT_GT(m.meanOffDiagonal(), 0.050);
+  EXPECT_GT(m.at(nodeIndex(topo, "Sydney"), nodeIndex(topo, "SaoPaulo")), 0.150);
+}
+
 TEST(FleetLatency, TheModelsParametersEnterAsStated) {
   const Topology topo = loadTopology("abilene");
   LatencyModel bare;

@@ -44,6 +44,19 @@ TEST(FleetRegions, PricesComeFromTheRegionsCountry) {
   EXPECT_EQ(basePrice("germany50", "Aachen").basis, "DE");
   EXPECT_EQ(basePrice("abilene", "LOSAng").basis, "US-CA");
   EXPECT_EQ(basePrice("gabriel", "R0").basis, "EU-27 average");
+  // The intercontinental world: its European metros as cost266's cities, its US ones by state
+  // (the same figure as abilene's PoP in that state), the rest by country.
+  EXPECT_EQ(basePrice("intercontinental", "Frankfurt").basis, "DE");
+  EXPECT_EQ(basePrice("intercontinental", "Ashburn").basis, "US-VA");
+  EXPECT_EQ(basePrice("intercontinental", "Ashburn").usd_per_kwh,
+            basePrice("abilene", "WASHng").usd_per_kwh);
+  for (const auto& [metro, country] : {std::pair{"SaoPaulo", "BR"},
+                                       {"Johannesburg", "ZA"},
+                                       {"Mumbai", "IN"},
+                                       {"Singapore", "SG"},
+                                       {"Tokyo", "JP"},
+                                       {"Sydney", "AU"}})
+    EXPECT_EQ(basePrice("intercontinental", metro).basis, country) << metro;
   // The spread stays inside its bounds, and differs between regions.
   const double base = basePrice("cost266", "Paris").usd_per_kwh;
   for (int region = 0; region < 30; ++region) {

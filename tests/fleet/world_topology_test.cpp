@@ -29,7 +29,8 @@ TEST(FleetTopology, ShippedTopologiesReadWithTheirPublishedSizes) {
        {Size{"abilene", 12, 15, Coordinates::LonLat}, Size{"polska", 12, 18, Coordinates::LonLat},
         Size{"cost266", 37, 57, Coordinates::LonLat},
         Size{"germany50", 50, 88, Coordinates::LonLat},
-        Size{"gabriel", 25, 40, Coordinates::PlanarKm}}) {
+        Size{"gabriel", 25, 40, Coordinates::PlanarKm},
+        Size{"intercontinental", 12, 16, Coordinates::LonLat}}) {
     SCOPED_TRACE(s.name);
     const Topology topo = loadTopology(s.name);
     EXPECT_EQ(topo.name, s.name);
@@ -188,7 +189,7 @@ TEST(FleetTopology, TopoHubJsonWithAnOverflowingNumberIsAnInputError) {
 
 TEST(FleetTopology, UnknownNamesAndMissingFilesAreInputErrors) {
   EXPECT_THROW(loadTopology("atlantis"), InputError);
-  EXPECT_EQ(shippedTopologies().size(), 5u);
+  EXPECT_EQ(shippedTopologies().size(), 6u);
 }
 
 }  // namespace

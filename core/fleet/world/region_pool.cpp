@@ -102,6 +102,31 @@ const std::unordered_map<std::string, std::string>& abileneState() {
   return pops;
 }
 
+// The intercontinental world's metros outside Europe and the US (its European ones are cost266's
+// cities, its US ones priced by state below), by country in US dollars per
+// kWh for industrial or large commercial customers, 2023-2024, before VAT. These are rounded
+// recollections of each country's regulator or utility tariffs (Brazil's ANEEL, South Africa's
+// Eskom Megaflex, Indian state industrial tariffs, Singapore's SP Group non-domestic tariff,
+// Japan's METI industrial average, Australia's large-business offers), converted at 2024 average
+// rates: an assumption good to about +-30%, to recheck before quoting any cost.
+const std::unordered_map<std::string, ElectricityPrice>& cloudMetroPrice() {
+  static const std::unordered_map<std::string, ElectricityPrice> metros{
+      {"SaoPaulo", {0.11, "BR"}},  {"Johannesburg", {0.09, "ZA"}}, {"Mumbai", {0.09, "IN"}},
+      {"Singapore", {0.22, "SG"}}, {"Tokyo", {0.15, "JP"}},        {"Sydney", {0.13, "AU"}},
+  };
+  return metros;
+}
+
+const std::unordered_map<std::string, std::string>& usMetroState() {
+  static const std::unordered_map<std::string, std::string> metros{
+      {"Ashburn", "VA"}, {"Dallas", "TX"}, {"SanJose", "CA"}};
+  return metros;
+}
+
+ElectricityPrice usState(const std::string& state) {
+  return {usCentsPerKwh().at(state) / 100.0, "US-" + state};
+}
+
 ElectricityPrice europe(const std::string& country) {
   return {europeEurPerKwh().at(country) * kUsdPerEur, country};
 }
@@ -112,9 +137,11 @@ ElectricityPrice basePrice(const std::string& topology, const std::string& node)
   if (topology == "polska") return europe("PL");
   if (topology == "germany50") return europe("DE");
   if (auto it = cityCountry().find(node); it != cityCountry().end()) return europe(it->second);
+  if (auto it = cloudMetroPrice().find(node); it != cloudMetroPrice().end()) return it->second;
+  if (auto it = usMetroState().find(node); it != usMetroState().end()) return usState(it->second);
   if (node.size() >= 4)
     if (auto it = abileneState().find(node.substr(0, 4)); it != abileneState().end())
-      return {usCentsPerKwh().at(it->second) / 100.0, "US-" + it->second};
+      return usState(it->second);
   return {kEuAverageEurPerKwh * kUsdPerEur, "EU-27 average"};
 }
 

@@ -35,8 +35,9 @@ struct ElectricityPrice {
 };
 
 // The region's country (or US state) average price for industrial / non-household consumers,
-// found from the node's name for the shipped topologies (cost266 cities, abilene PoPs; polska is
-// all Poland, germany50 all Germany), else the EU-27 average; then a per-region spread, uniform in
+// found from the node's name for the shipped topologies (cost266 cities, abilene PoPs, the
+// intercontinental world's metros; polska is all Poland, germany50 all Germany), else the EU-27
+// average; then a per-region spread, uniform in
 // ±spread (± 10% by default, ±30% without a country), drawn from (seed, region): grid zones,
 // contracts and tariffs differ inside a country. The spread is synthetic; the bases are cited in
 // region_pool.cpp.

@@ -305,8 +305,8 @@ Topology readTopologyFile(const std::string& path) {
 }
 
 const std::vector<std::string>& shippedTopologies() {
-  static const std::vector<std::string> names{"abilene", "polska", "cost266", "gabriel",
-                                              "germany50"};
+  static const std::vector<std::string> names{"abilene", "polska",    "cost266",
+                                              "gabriel", "germany50", "intercontinental"};
   return names;
 }
 

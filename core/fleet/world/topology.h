@@ -51,7 +51,8 @@ Topology parseTopology(std::string_view text, const std::string& file = {},
 // Reads a topology file (name: the file's stem).
 Topology readTopologyFile(const std::string& path);
 
-// The shipped topologies by name (abilene, polska, cost266, gabriel, germany50), else a path.
+// The shipped topologies by name (abilene, polska, cost266, gabriel, germany50,
+// intercontinental), else a path.
 Topology loadTopology(const std::string& nameOrPath);
 const std::vector<std::string>& shippedTopologies();
 
