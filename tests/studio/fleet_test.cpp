@@ -24,6 +24,7 @@
 #include "app/studio/panels/fleet_controller.h"
 #include "app/studio/panels/runs_controller.h"
 #include "app/studio/window/main_window.h"
+#include "core/fleet/world/topology.h"
 #include "sessions/queries.h"
 #include "sessions/run_store.h"
 #include "tests/studio/studio_test_support.h"
@@ -33,6 +34,7 @@
 #include "views/fleet/fleet_map_view.h"
 #include "views/fleet/fleet_run_model.h"
 #include "views/fleet/fleet_workbench.h"
+#include "views/fleet/map_projection.h"
 
 using namespace doppler;
 using namespace doppler::studio;
@@ -371,6 +373,43 @@ class FleetStudioTest : public QObject {
     const fs::SimResult* r = model()->result("ot");
     QVERIFY(r);
     for (int t = 0; t < 8; ++t) QCOMPARE(r->region_series.at(r->region_series.routed, t, 3), 0.0);
+  }
+
+  // A world around the globe: the map's seam falls in the widest empty stretch of longitude (the
+  // Pacific, between Sydney and San Jose), a link whose short way crosses it (San Jose to Tokyo)
+  // is drawn as two parts leaving through the edges at one latitude, and links inside the map
+  // (Dublin to Frankfurt) as one. A one-continent world (abilene) does not wrap and keeps its
+  // shape: the longitude scaled by the cosine of the mean latitude.
+  void theMapWrapsAWorldAroundTheGlobe() {
+    const fleet::World globe = fleet::buildWorld(fleet::loadTopology("intercontinental"));
+    const MapProjection m = projectWorld(globe);
+    QVERIFY(m.seam > 0);
+    const auto index = [&](const char* name) {
+      for (int i = 0; i < globe.regionCount(); ++i)
+        if (globe.regions[i].name == name) return i;
+      return -1;
+    };
+    const int sanJose = index("SanJose"), tokyo = index("Tokyo"), sydney = index("Sydney");
+    QVERIFY(m.points[sanJose].x() < 0 && m.points[tokyo].x() > 0 && m.points[sydney].x() > 0);
+    QVERIFY(m.wraps(sanJose, tokyo));
+    const std::vector<QLineF> parts = m.parts(sanJose, tokyo);
+    QCOMPARE(parts.size(), size_t{2});
+    QCOMPARE(parts[0].p2().x(), -m.seam);  // out through the left edge ...
+    QCOMPARE(parts[1].p1().x(), m.seam);   // ... in through the right
+    QCOMPARE(parts[0].p2().y(), parts[1].p1().y());
+    QVERIFY(!m.wraps(index("Dublin"), index("Frankfurt")));
+    QCOMPARE(m.parts(index("Dublin"), index("Frankfurt")).size(), size_t{1});
+    for (const QPointF& p : m.points) QVERIFY(m.bounds.contains(p));
+    QCOMPARE(m.bounds.left(), -m.seam);
+
+    const fleet::World usa = fleet::buildWorld(fleet::loadTopology("abilene"));
+    const MapProjection a = projectWorld(usa);
+    QCOMPARE(a.seam, 0.0);
+    double meanLat = 0;
+    for (const fleet::Region& r : usa.regions) meanLat += r.y / usa.regionCount();
+    const double k = std::cos(meanLat * M_PI / 180.0);
+    for (int i = 1; i < usa.regionCount(); ++i)
+      QVERIFY(near(a.points[i].x() - a.points[0].x(), (usa.regions[i].x - usa.regions[0].x) * k));
   }
 
   void regretAndReferenceOnAConstructedCase() {

@@ -40,26 +40,11 @@ void FleetMapView::setMetric(HeatMetric metric) {
 }
 
 void FleetMapView::project() {
-  projected_.clear();
-  bounds_ = {};
+  projection_ = {};
   maxPool_ = 0;
   const fleet::World* w = model_->world();
   if (!w) return;
-  double meanLat = 0;
-  for (const fleet::Region& r : w->regions) meanLat += r.y;
-  meanLat /= std::max(1, w->regionCount());
-  const bool lonLat = w->coordinates == fleet::Coordinates::LonLat;
-  const double k = lonLat ? std::cos(meanLat * M_PI / 180.0) : 1.0;
-  for (const fleet::Region& r : w->regions) projected_.emplace_back(r.x * k, r.y);
-  double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-  for (const QPointF& p : projected_) {
-    x0 = std::min(x0, p.x());
-    x1 = std::max(x1, p.x());
-    y0 = std::min(y0, p.y());
-    y1 = std::max(y1, p.y());
-  }
-  const double pad = 1e-6 + 0.02 * std::max(x1 - x0, y1 - y0);
-  bounds_ = QRectF(QPointF(x0 - pad, y0 - pad), QPointF(x1 + pad, y1 + pad));
+  projection_ = projectWorld(*w);
   if (const fs::SimResult* r = model_->result(model_->method()))
     for (int i = 0; i < r->region_series.regions && !r->region_series.pool_rps.empty(); ++i)
       maxPool_ = std::max(maxPool_, r->region_series.at(r->region_series.pool_rps, 0, i));
@@ -76,13 +61,17 @@ QRectF FleetMapView::plotArea(const QRectF& area) const {
 }
 
 QPointF FleetMapView::toWidget(int region, const QRectF& area) const {
+  if (region < 0 || region >= static_cast<int>(projection_.points.size()))
+    return plotArea(area).center();
+  return toWidget(projection_.points[region], area);
+}
+
+QPointF FleetMapView::toWidget(const QPointF& p, const QRectF& area) const {
   const QRectF plot = plotArea(area);
-  if (bounds_.width() <= 0 || bounds_.height() <= 0 || region < 0 ||
-      region >= static_cast<int>(projected_.size()))
-    return plot.center();
-  const double scale = std::min(plot.width() / bounds_.width(), plot.height() / bounds_.height());
-  const QPointF c = bounds_.center();
-  const QPointF& p = projected_[region];
+  const QRectF& bounds = projection_.bounds;
+  if (bounds.width() <= 0 || bounds.height() <= 0) return plot.center();
+  const double scale = std::min(plot.width() / bounds.width(), plot.height() / bounds.height());
+  const QPointF c = bounds.center();
   return {plot.center().x() + (p.x() - c.x()) * scale,
           plot.center().y() - (p.y() - c.y()) * scale};  // north up
 }
@@ -105,7 +94,7 @@ QPointF FleetMapView::regionPoint(int region) const {
 int FleetMapView::regionAt(const QPointF& pos) const {
   int best = -1;
   double bestD = INFINITY;
-  for (int i = 0; i < static_cast<int>(projected_.size()); ++i) {
+  for (int i = 0; i < static_cast<int>(projection_.points.size()); ++i) {
     const double d = std::hypot(pos.x() - regionPoint(i).x(), pos.y() - regionPoint(i).y());
     if (d <= discRadius(i, QRectF(rect())) + 4 && d < bestD) {
       bestD = d;
@@ -169,31 +158,57 @@ void FleetMapView::paintMap(QPainter& p, const QRectF& area) {
   // Links, thin.
   QPen link(th.grid, 1.2);
   p.setPen(link);
+  if (projection_.seam > 0) {
+    // The seam, both edges: links and flows that cross it leave through one and come back
+    // through the other (the map wraps around the globe).
+    p.setPen(QPen(th.grid, 1.0, Qt::DashLine));
+    const QRectF& b = projection_.bounds;
+    for (double x : {-projection_.seam, projection_.seam})
+      p.drawLine(toWidget(QPointF(x, b.top()), area), toWidget(QPointF(x, b.bottom()), area));
+    p.setPen(link);
+  }
   for (const fleet::TopologyLink& l : w->links)
-    p.drawLine(toWidget(l.a, area), toWidget(l.b, area));
+    for (const QLineF& part : projection_.parts(l.a, l.b))
+      p.drawLine(toWidget(part.p1(), area), toWidget(part.p2(), area));
 
-  // Flows: a quadratic curve bending to its right, so that A->B and B->A stay apart.
+  // Flows, widest on top.
   const std::vector<FleetFlow> flows = shownFlows();
   QColor flowColor = th.dark ? QColor(0x7f, 0xc8, 0xff) : QColor(0x1f, 0x5f, 0xb4);
   for (auto it = flows.rbegin(); it != flows.rend(); ++it) {
     const FleetFlow& f = *it;
-    const QPointF a = toWidget(f.from, area), b = toWidget(f.to, area);
-    const QPointF d = b - a;
-    const double len = std::hypot(d.x(), d.y());
-    if (len < 1) continue;
-    const QPointF n(-d.y() / len, d.x() / len);
-    const QPointF ctrl = (a + b) / 2 + n * (0.18 * len);
     const double width = 1.0 + 9.0 * (maxFlow_ > 0 ? f.requests / maxFlow_ : 0.0);
     QColor c = flowColor;
     c.setAlphaF(0.75f);
-    QPainterPath path(a);
-    // End at the target disc's edge, with an arrowhead there.
     const double rb = discRadius(f.to, area) + 2;
-    const QPointF tangent = b - ctrl;
-    const double tl = std::max(1e-6, std::hypot(tangent.x(), tangent.y()));
-    const QPointF u = tangent / tl;
-    const QPointF end = b - u * rb;
-    path.quadTo(ctrl, end);
+    QPainterPath path;
+    QPointF end, u;
+    if (projection_.wraps(f.from, f.to)) {
+      // The short way round: out through one edge of the map, in through the other, straight.
+      const std::vector<QLineF> parts = projection_.parts(f.from, f.to);
+      const QPointF a = toWidget(parts[0].p1(), area), out = toWidget(parts[0].p2(), area);
+      const QPointF in = toWidget(parts[1].p1(), area), b = toWidget(parts[1].p2(), area);
+      const QPointF d = b - in;
+      u = d / std::max(1e-6, std::hypot(d.x(), d.y()));
+      end = b - u * rb;
+      path.moveTo(a);
+      path.lineTo(out);
+      path.moveTo(in);
+      path.lineTo(end);
+    } else {
+      // A quadratic curve bending to its right, so that A->B and B->A stay apart.
+      const QPointF a = toWidget(f.from, area), b = toWidget(f.to, area);
+      const QPointF d = b - a;
+      const double len = std::hypot(d.x(), d.y());
+      if (len < 1) continue;
+      const QPointF n(-d.y() / len, d.x() / len);
+      const QPointF ctrl = (a + b) / 2 + n * (0.18 * len);
+      // End at the target disc's edge, with an arrowhead there.
+      const QPointF tangent = b - ctrl;
+      u = tangent / std::max(1e-6, std::hypot(tangent.x(), tangent.y()));
+      end = b - u * rb;
+      path.moveTo(a);
+      path.quadTo(ctrl, end);
+    }
     p.setPen(QPen(c, width, Qt::SolidLine, Qt::RoundCap));
     p.setBrush(Qt::NoBrush);
     p.drawPath(path);

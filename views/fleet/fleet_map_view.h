@@ -1,6 +1,7 @@
 #pragma once
-// The fleet map: the regions at their projected coordinates (equirectangular, longitude scaled by
-// the cosine of the mean latitude; planar topologies as given), the topology's links drawn thin,
+// The fleet map: the regions at their projected coordinates (map_projection.h: equirectangular,
+// wrapped at a seam for worlds around the globe; planar topologies as given), the topology's
+// links drawn thin,
 // each region a disc whose area shows its pool's request rate and whose colour shows its
 // utilization in the selected slot, its queue as a bar beside it, and the selected slot's
 // cross-region flows as curved arrows of width proportional to the requests allocated (routed
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "views/fleet/fleet_run_model.h"
+#include "views/fleet/map_projection.h"
 
 namespace doppler::views {
 
@@ -45,12 +47,12 @@ class FleetMapView : public QWidget {
  private:
   void project();
   QPointF toWidget(int region, const QRectF& area) const;
+  QPointF toWidget(const QPointF& projected, const QRectF& area) const;
   double discRadius(int region, const QRectF& area) const;
   QRectF plotArea(const QRectF& area) const;
 
   FleetRunModel* model_;
-  std::vector<QPointF> projected_;  // regions in projected units, y up
-  QRectF bounds_;
+  MapProjection projection_;
   int hovered_ = -1;
   double maxPool_ = 0, maxQueue_ = 0, maxFlow_ = 0;
   HeatMetric metric_ = HeatMetric::LoadShare;

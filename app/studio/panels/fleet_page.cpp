@@ -234,6 +234,15 @@ QStringList FleetPage::grab(const QString& dir) {
   model_->setSlot(busiestSlot("ot"));
   save(workbench_->map(), QStringLiteral("fleet-map-cost266.png"));
   save(window_, QStringLiteral("fleet-window-cost266.png"));
+  // The world across oceans: longitudes from -122 to 151, latitudes on both hemispheres.
+  s.options.topology = "intercontinental";
+  workbench_->setSettings(s);
+  Q_EMIT workbench_->simulateRequested();
+  jobs->waitIdle(300000);
+  QCoreApplication::processEvents();
+  model_->setMethod("ot");
+  model_->setSlot(busiestSlot("ot"));
+  save(workbench_->map(), QStringLiteral("fleet-map-intercontinental.png"));
   setActive(false);
   if (!previous.isEmpty()) window_->runsPage()->openSession(previous);
   return files;
