@@ -223,25 +223,23 @@ QStringList FleetPage::grab(const QString& dir) {
       save(window_, QStringLiteral("fleet-torta.png"));
     }
   }
+  // OT-only on another topology, shown at its busiest slot.
+  const auto simulateOt = [&](const char* topology) {
+    s.options.topology = topology;
+    s.method = "ot";
+    workbench_->setSettings(s);
+    Q_EMIT workbench_->simulateRequested();
+    jobs->waitIdle(300000);
+    QCoreApplication::processEvents();
+    model_->setMethod("ot");
+    model_->setSlot(busiestSlot("ot"));
+  };
   // The largest shipped topology the workbench is made for: cost266's 37 regions.
-  s.options.topology = "cost266";
-  s.method = "ot";
-  workbench_->setSettings(s);
-  Q_EMIT workbench_->simulateRequested();
-  jobs->waitIdle(300000);
-  QCoreApplication::processEvents();
-  model_->setMethod("ot");
-  model_->setSlot(busiestSlot("ot"));
+  simulateOt("cost266");
   save(workbench_->map(), QStringLiteral("fleet-map-cost266.png"));
   save(window_, QStringLiteral("fleet-window-cost266.png"));
   // The world across oceans: longitudes from -122 to 151, latitudes on both hemispheres.
-  s.options.topology = "intercontinental";
-  workbench_->setSettings(s);
-  Q_EMIT workbench_->simulateRequested();
-  jobs->waitIdle(300000);
-  QCoreApplication::processEvents();
-  model_->setMethod("ot");
-  model_->setSlot(busiestSlot("ot"));
+  simulateOt("intercontinental");
   save(workbench_->map(), QStringLiteral("fleet-map-intercontinental.png"));
   setActive(false);
   if (!previous.isEmpty()) window_->runsPage()->openSession(previous);
