@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/common/input_error.h"
+#include "core/fleet/learn/fleet_networks.h"
 #include "core/fleet/learn/fleet_ppo.h"
 #include "core/fleet/learn/torta_features.h"
 #include "core/fleet/learn/torta_policy.h"
@@ -110,6 +111,39 @@ TEST_F(FleetTrainer, RefusesWhatIsNotAFleetCheckpointNamingTheFile) {
   gabriel.scenario.topology = "gabriel";  // 25 regions; the checkpoint has abilene's 12
   gabriel.from = path("a.pt");
   EXPECT_THROW(trainFleetPpo(gabriel, doppler::CancelToken{}, {}), doppler::InputError);
+}
+
+// Metadata fields read back with a type (the safety layer's settings, the OT power weight, the
+// resume counters) are checked when the checkpoint opens: a wrong type or value is refused naming
+// the field, never left to end the program where it is read.
+TEST_F(FleetTrainer, MetadataOfTheWrongTypeIsRefusedNamingTheField) {
+  trainFleetPpo(request(path("a.pt"), 1), doppler::CancelToken{}, {});
+  nlohmann::json meta;
+  FleetNets nets = loadFleetCheckpoint(path("a.pt"), &meta, nullptr);
+  struct Case {
+    const char* pointer;
+    nlohmann::json value;
+    const char* named;
+  };
+  for (const Case& c : {Case{"/config/safety_window", "four", "meta.config.safety_window"},
+                        Case{"/config/safety_threshold", -1, "meta.config.safety_threshold"},
+                        Case{"/config/ot_power_weight", "high", "meta.config.ot_power_weight"},
+                        Case{"/episodes_done", 2.5, "meta.episodes_done"},
+                        Case{"/has_predictor", "yes", "meta.has_predictor"},
+                        Case{"/topology", 7, "meta.topology"}, Case{"/config", 3, "meta.config"}}) {
+    nlohmann::json bad = meta;
+    bad[nlohmann::json::json_pointer(c.pointer)] = c.value;
+    saveFleetCheckpoint(path("bad.pt"), nets, bad, nullptr);
+    try {
+      loadFleetActor(path("bad.pt"));
+      ADD_FAILURE() << c.pointer;
+    } catch (const doppler::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(c.named), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(path("bad.pt")), std::string::npos) << e.what();
+    }
+  }
+  saveFleetCheckpoint(path("good.pt"), nets, meta, nullptr);
+  EXPECT_NO_THROW(loadFleetActor(path("good.pt")));
 }
 
 TEST_F(FleetTrainer, DamagedCheckpointsAreRefusedNeverCrash) {

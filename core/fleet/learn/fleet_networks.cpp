@@ -1,5 +1,6 @@
 #include "core/fleet/learn/fleet_networks.h"
 
+#include <cmath>
 #include <filesystem>
 
 #include "core/common/input_error.h"
@@ -64,6 +65,55 @@ void saveFleetCheckpoint(const std::string& path, FleetNets& nets, const nlohman
 
 namespace {
 
+// What the program reads back from a checkpoint's metadata (with `value`, which throws on a
+// wrong type): each is checked here, once, so that a damaged or hand-edited field is refused
+// naming it instead of ending the program where it is read (fleet_methods, torta_policy,
+// fleet_ppo's resume). Missing fields keep their readers' defaults.
+void checkMeta(const nlohmann::json& meta) {
+  using Check = bool (*)(const nlohmann::json&);
+  const auto text = [](const nlohmann::json& j) { return j.is_string(); };
+  const auto flag = [](const nlohmann::json& j) { return j.is_boolean(); };
+  const auto count = [](const nlohmann::json& j) {
+    return j.is_number_integer() && j.get<int64_t>() >= 0 && j.get<int64_t>() <= (1ll << 40);
+  };
+  const auto finite = [](const nlohmann::json& j) {
+    return j.is_number() && std::isfinite(j.get<double>()) && j.get<double>() >= 0;
+  };
+  const auto positive = [](const nlohmann::json& j) {
+    return j.is_number() && std::isfinite(j.get<double>()) && j.get<double>() > 0;
+  };
+  const auto window = [](const nlohmann::json& j) {
+    return j.is_number_integer() && j.get<int64_t>() >= 1 && j.get<int64_t>() <= 1000;
+  };
+  struct Field {
+    const char* key;
+    Check ok;
+    const char* what;
+  };
+  const auto checkAll = [](const nlohmann::json& object, const std::string& prefix,
+                           std::initializer_list<Field> fields) {
+    for (const Field& f : fields) {
+      const auto it = object.find(f.key);
+      if (it != object.end() && !f.ok(*it))
+        throw std::runtime_error(prefix + f.key + " must be " + f.what + ", not " + it->dump());
+    }
+  };
+  checkAll(meta, "meta.",
+           {{"topology", text, "a name"},
+            {"checkpoint", text, "a path"},
+            {"has_predictor", flag, "true or false"},
+            {"episodes_done", count, "a whole number of episodes"},
+            {"predictor_accuracy", finite, "a number"},
+            {"baseline_accuracy", finite, "a number"}});
+  const auto config = meta.find("config");
+  if (config == meta.end()) return;
+  if (!config->is_object()) throw std::runtime_error("meta.config must be an object");
+  checkAll(*config, "meta.config.",
+           {{"safety_threshold", positive, "a number above 0"},
+            {"safety_window", window, "a whole number of slots from 1 to 1000"},
+            {"ot_power_weight", finite, "a number of at least 0"}});
+}
+
 torch::serialize::InputArchive openArchive(const std::string& path, nlohmann::json* meta) {
   if (!std::filesystem::is_regular_file(path))
     throw InputError(path, "", "no such fleet policy checkpoint");
@@ -92,6 +142,7 @@ torch::serialize::InputArchive openArchive(const std::string& path, nlohmann::js
         (*meta)["hidden"].get<int>() < 1 || (*meta)["hidden"].get<int>() > 4096)
       // Bounded so a damaged size cannot ask for terabytes before the weights are checked.
       throw std::runtime_error("no valid regions (1-4096) or hidden size (1-4096)");
+    checkMeta(*meta);
   } catch (const std::exception& e) {
     throw InputError(path, "meta", std::string("damaged checkpoint: ") + e.what());
   }
