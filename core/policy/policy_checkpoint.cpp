@@ -1,5 +1,7 @@
 // Policy checkpoints (LibTorch archives): the format tag, the architecture, metadata, parameters,
 // and for the trainer the optimiser's state and its best parameters so far.
+#include <climits>
+#include <cmath>
 #include <filesystem>
 
 #include "core/common/input_error.h"
@@ -47,6 +49,58 @@ nlohmann::json Policy::readMeta(const std::string& path, PolicyConfig* config) {
 }
 
 namespace {
+// What the trainers read back from a checkpoint's metadata when they resume (with `value` and
+// `get`, which throw on a wrong type), checked once where the checkpoint opens so that a damaged
+// or hand-edited field is refused naming it. Missing fields keep their readers' defaults.
+void checkMeta(const nlohmann::json& meta) {
+  if (!meta.is_object()) throw std::runtime_error("meta must be an object");
+  using Check = bool (*)(const nlohmann::json&);
+  const auto text = [](const nlohmann::json& j) { return j.is_string(); };
+  const auto flag = [](const nlohmann::json& j) { return j.is_boolean(); };
+  const auto count = [](const nlohmann::json& j) {
+    return j.is_number_integer() && j.get<int64_t>() >= 0;
+  };
+  const auto number = [](const nlohmann::json& j) {
+    return j.is_number() && std::isfinite(j.get<double>());
+  };
+  const auto indices = [](const nlohmann::json& j) {
+    if (!j.is_array()) return false;
+    for (const nlohmann::json& x : j)
+      if (!x.is_number_integer() || x.get<int64_t>() < 0 || x.get<int64_t>() > INT32_MAX)
+        return false;
+    return true;
+  };
+  struct Field {
+    const char* key;
+    Check ok;
+    const char* what;
+  };
+  const auto checkAll = [](const nlohmann::json& object, const std::string& prefix,
+                           std::initializer_list<Field> fields) {
+    for (const Field& f : fields) {
+      const auto it = object.find(f.key);
+      if (it != object.end() && !f.ok(*it))
+        throw std::runtime_error(prefix + f.key + " must be " + f.what + ", not " + it->dump());
+    }
+  };
+  checkAll(meta, "meta.",
+           {{"stage", text, "a stage name"},
+            {"fingerprint", text, "a text"},
+            {"general", flag, "true or false"},
+            {"episodes_done", count, "a whole number"},
+            {"updates_done", count, "a whole number"},
+            {"average", number, "a number"},
+            {"best_assignment", indices, "a list of device indices"},
+            {"best_order", indices, "a list of node indices"}});
+  const auto baseline = meta.find("baseline");
+  if (baseline == meta.end()) return;
+  if (!baseline->is_object()) throw std::runtime_error("meta.baseline must be an object");
+  checkAll(*baseline, "meta.baseline.",
+           {{"mean", number, "a number"},
+            {"var", number, "a number"},
+            {"count", count, "a whole number"}});
+}
+
 // "t0", "t1", ... (built without operator+, which trips GCC 12's -Wrestrict false positive).
 std::string extraKey(size_t i) {
   std::string key = std::to_string(i);
@@ -122,15 +176,18 @@ nlohmann::json readCheckpoint(const std::string& path, PolicyConfig* config, Pol
         "unsupported checkpoint format '" + v.toStringRef() + "' (expected " + kFormat + ")");
   PolicyConfig stored;
   nlohmann::json meta;
+  const char* part = "architecture";  // the entry being read, for the error
   try {
     archive.read("architecture", v);
     stored = PolicyConfig::fromJson(nlohmann::json::parse(v.toStringRef()));
+    part = "meta";
     archive.read("meta", v);
     meta = nlohmann::json::parse(v.toStringRef());
+    checkMeta(meta);
   } catch (const InputError& e) {
     throw e.inFile(path);
   } catch (const std::exception& e) {
-    throw InputError(path, "architecture", std::string("damaged checkpoint: ") + e.what());
+    throw InputError(path, part, std::string("damaged checkpoint: ") + e.what());
   }
   if (config) *config = stored;
   if (!impl && make) impl = make(stored);

@@ -269,6 +269,33 @@ TEST(Policy, CheckpointOfAnotherArchitectureIsRefused) {
   fs::remove(junk);
 }
 
+// The metadata a trainer reads back when it resumes is checked when the checkpoint opens: a field
+// of the wrong type is refused naming it (and the entry, meta), not left to end the program.
+TEST(Policy, CheckpointMetadataOfTheWrongTypeIsRefusedNamingTheField) {
+  const std::string path = tempPath("meta.pt");
+  const Policy p(PolicyConfig{16, 2, 8, 16, 8}, 1);
+  for (const auto& [meta, field] :
+       {std::pair{nlohmann::json{{"episodes_done", "many"}}, "meta.episodes_done"},
+        {nlohmann::json{{"stage", 2}}, "meta.stage"},
+        {nlohmann::json{{"best_assignment", {0, -1}}}, "meta.best_assignment"},
+        {nlohmann::json{{"best_order", "0 1"}}, "meta.best_order"},
+        {nlohmann::json{{"baseline", {{"mean", "x"}}}}, "meta.baseline.mean"},
+        {nlohmann::json{{"general", 1}}, "meta.general"}}) {
+    p.save(path, meta);
+    try {
+      Policy::readMeta(path);
+      ADD_FAILURE() << meta.dump();
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.file(), path);
+      EXPECT_EQ(e.where(), "meta") << e.what();
+      EXPECT_NE(e.problem().find(field), std::string::npos) << e.what();
+    }
+  }
+  p.save(path, {{"episodes_done", 3}, {"best_assignment", {0, 1}}, {"baseline", {{"count", 2}}}});
+  EXPECT_EQ(Policy::readMeta(path)["episodes_done"], 3);
+  fs::remove(path);
+}
+
 // Widening an architecture 2 policy to the join look-ahead (architecture 3) keeps its decisions:
 // the added weights start at zero. The wide one saves and loads as version 3, and the narrow one
 // stays version 2 (the shipped policy's).
