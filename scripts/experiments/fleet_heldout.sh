@@ -122,5 +122,20 @@ for case in open(f"{out}/cases.txt").read().splitlines():
         d, c = paired(methods[m]["per_seed"]["mean_response_s"], t)
         cells.append(f"{100 * d / tm:+.1f} ± {100 * c / tm:.1f}%")
     print(f"| {case} | {tm:.3f} | " + " | ".join(cells) + " |")
+
+# Where requests are served and what the network costs them, on the first case (the held-out
+# Thursday): TTFT, SLO attainment, the share served away from home and its round trip.
+first = open(f"{out}/cases.txt").read().splitlines()[0]
+methods = json.load(open(f"{out}/{first}.json"))["methods"]
+print()
+print(f"{first}:")
+print()
+print("| method | response s | TTFT mean s | TTFT p95 s | SLO attainment | served away from home | mean network s | power $ |")
+print("|---|---|---|---|---|---|---|---|")
+for m in baselines + ["ot-allocator", "torta"]:
+    v = methods[m]
+    print(f"| {m} | {v['mean_response_s']:.3f} | {v['ttft_mean_s']:.3f} | {v['ttft_p95_s']:.2f} | "
+          f"{100 * v['slo_attainment']:.1f}% | {100 * v['cross_region_share']:.1f}% | "
+          f"{v['mean_network_s']:.3f} | {v['power_cost']:.2f} |")
 EOF
 log "checkpoints and JSON in $out"
