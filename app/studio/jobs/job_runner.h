@@ -54,6 +54,7 @@ class JobInbox : public QObject {
   Q_OBJECT
  public:
   using QObject::QObject;
+  ~JobInbox() override;
   void post(std::function<void()> fn);
 
  private Q_SLOTS:
