@@ -76,4 +76,37 @@ std::string dump(const json& j, int indent) {
   return j.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
+void checkFields(const json& object, const std::string& prefix,
+                 std::initializer_list<FieldRule> rules) {
+  for (const FieldRule& rule : rules) {
+    const auto it = object.find(rule.key);
+    if (it != object.end() && !rule.ok(*it))
+      throw std::runtime_error(prefix + rule.key + " must be " + rule.what + ", not " + dump(*it));
+  }
+}
+
+bool isText(const json& j) {
+  return j.is_string();
+}
+
+bool isFlag(const json& j) {
+  return j.is_boolean();
+}
+
+bool isWholeCount(const json& j) {
+  return j.is_number_integer() && j.get<int64_t>() >= 0;
+}
+
+bool isFinite(const json& j) {
+  return j.is_number() && std::isfinite(j.get<double>());
+}
+
+bool isFiniteNonNegative(const json& j) {
+  return isFinite(j) && j.get<double>() >= 0;
+}
+
+bool isFinitePositive(const json& j) {
+  return isFinite(j) && j.get<double>() > 0;
+}
+
 }  // namespace doppler::json_access

@@ -1,7 +1,6 @@
 // Policy checkpoints (LibTorch archives): the format tag, the architecture, metadata, parameters,
 // and for the trainer the optimiser's state and its best parameters so far.
-#include <climits>
-#include <cmath>
+#include <cstdint>
 #include <filesystem>
 
 #include "core/common/input_error.h"
@@ -53,16 +52,8 @@ namespace {
 // `get`, which throw on a wrong type), checked once where the checkpoint opens so that a damaged
 // or hand-edited field is refused naming it. Missing fields keep their readers' defaults.
 void checkMeta(const nlohmann::json& meta) {
+  namespace ja = json_access;
   if (!meta.is_object()) throw std::runtime_error("meta must be an object");
-  using Check = bool (*)(const nlohmann::json&);
-  const auto text = [](const nlohmann::json& j) { return j.is_string(); };
-  const auto flag = [](const nlohmann::json& j) { return j.is_boolean(); };
-  const auto count = [](const nlohmann::json& j) {
-    return j.is_number_integer() && j.get<int64_t>() >= 0;
-  };
-  const auto number = [](const nlohmann::json& j) {
-    return j.is_number() && std::isfinite(j.get<double>());
-  };
   const auto indices = [](const nlohmann::json& j) {
     if (!j.is_array()) return false;
     for (const nlohmann::json& x : j)
@@ -70,35 +61,22 @@ void checkMeta(const nlohmann::json& meta) {
         return false;
     return true;
   };
-  struct Field {
-    const char* key;
-    Check ok;
-    const char* what;
-  };
-  const auto checkAll = [](const nlohmann::json& object, const std::string& prefix,
-                           std::initializer_list<Field> fields) {
-    for (const Field& f : fields) {
-      const auto it = object.find(f.key);
-      if (it != object.end() && !f.ok(*it))
-        throw std::runtime_error(prefix + f.key + " must be " + f.what + ", not " + it->dump());
-    }
-  };
-  checkAll(meta, "meta.",
-           {{"stage", text, "a stage name"},
-            {"fingerprint", text, "a text"},
-            {"general", flag, "true or false"},
-            {"episodes_done", count, "a whole number"},
-            {"updates_done", count, "a whole number"},
-            {"average", number, "a number"},
-            {"best_assignment", indices, "a list of device indices"},
-            {"best_order", indices, "a list of node indices"}});
+  ja::checkFields(meta, "meta.",
+                  {{"stage", ja::isText, "a stage name"},
+                   {"fingerprint", ja::isText, "a text"},
+                   {"general", ja::isFlag, "true or false"},
+                   {"episodes_done", ja::isWholeCount, "a whole number"},
+                   {"updates_done", ja::isWholeCount, "a whole number"},
+                   {"average", ja::isFinite, "a number"},
+                   {"best_assignment", indices, "a list of device indices"},
+                   {"best_order", indices, "a list of node indices"}});
   const auto baseline = meta.find("baseline");
   if (baseline == meta.end()) return;
   if (!baseline->is_object()) throw std::runtime_error("meta.baseline must be an object");
-  checkAll(*baseline, "meta.baseline.",
-           {{"mean", number, "a number"},
-            {"var", number, "a number"},
-            {"count", count, "a whole number"}});
+  ja::checkFields(*baseline, "meta.baseline.",
+                  {{"mean", ja::isFinite, "a number"},
+                   {"var", ja::isFinite, "a number"},
+                   {"count", ja::isWholeCount, "a whole number"}});
 }
 
 // "t0", "t1", ... (built without operator+, which trips GCC 12's -Wrestrict false positive).

@@ -1,6 +1,5 @@
 #include "core/fleet/learn/fleet_networks.h"
 
-#include <cmath>
 #include <filesystem>
 
 #include "core/common/input_error.h"
@@ -70,48 +69,28 @@ namespace {
 // naming it instead of ending the program where it is read (fleet_methods, torta_policy,
 // fleet_ppo's resume). Missing fields keep their readers' defaults.
 void checkMeta(const nlohmann::json& meta) {
-  using Check = bool (*)(const nlohmann::json&);
-  const auto text = [](const nlohmann::json& j) { return j.is_string(); };
-  const auto flag = [](const nlohmann::json& j) { return j.is_boolean(); };
-  const auto count = [](const nlohmann::json& j) {
-    return j.is_number_integer() && j.get<int64_t>() >= 0 && j.get<int64_t>() <= (1ll << 40);
-  };
-  const auto finite = [](const nlohmann::json& j) {
-    return j.is_number() && std::isfinite(j.get<double>()) && j.get<double>() >= 0;
-  };
-  const auto positive = [](const nlohmann::json& j) {
-    return j.is_number() && std::isfinite(j.get<double>()) && j.get<double>() > 0;
+  namespace ja = json_access;
+  // Episodes are read into an int.
+  const auto episodes = [](const nlohmann::json& j) {
+    return ja::isWholeCount(j) && j.get<int64_t>() <= (1ll << 40);
   };
   const auto window = [](const nlohmann::json& j) {
     return j.is_number_integer() && j.get<int64_t>() >= 1 && j.get<int64_t>() <= 1000;
   };
-  struct Field {
-    const char* key;
-    Check ok;
-    const char* what;
-  };
-  const auto checkAll = [](const nlohmann::json& object, const std::string& prefix,
-                           std::initializer_list<Field> fields) {
-    for (const Field& f : fields) {
-      const auto it = object.find(f.key);
-      if (it != object.end() && !f.ok(*it))
-        throw std::runtime_error(prefix + f.key + " must be " + f.what + ", not " + it->dump());
-    }
-  };
-  checkAll(meta, "meta.",
-           {{"topology", text, "a name"},
-            {"checkpoint", text, "a path"},
-            {"has_predictor", flag, "true or false"},
-            {"episodes_done", count, "a whole number of episodes"},
-            {"predictor_accuracy", finite, "a number"},
-            {"baseline_accuracy", finite, "a number"}});
+  ja::checkFields(meta, "meta.",
+                  {{"topology", ja::isText, "a name"},
+                   {"checkpoint", ja::isText, "a path"},
+                   {"has_predictor", ja::isFlag, "true or false"},
+                   {"episodes_done", episodes, "a whole number of episodes"},
+                   {"predictor_accuracy", ja::isFiniteNonNegative, "a number"},
+                   {"baseline_accuracy", ja::isFiniteNonNegative, "a number"}});
   const auto config = meta.find("config");
   if (config == meta.end()) return;
   if (!config->is_object()) throw std::runtime_error("meta.config must be an object");
-  checkAll(*config, "meta.config.",
-           {{"safety_threshold", positive, "a number above 0"},
-            {"safety_window", window, "a whole number of slots from 1 to 1000"},
-            {"ot_power_weight", finite, "a number of at least 0"}});
+  ja::checkFields(*config, "meta.config.",
+                  {{"safety_threshold", ja::isFinitePositive, "a number above 0"},
+                   {"safety_window", window, "a whole number of slots from 1 to 1000"},
+                   {"ot_power_weight", ja::isFiniteNonNegative, "a number of at least 0"}});
 }
 
 torch::serialize::InputArchive openArchive(const std::string& path, nlohmann::json* meta) {
