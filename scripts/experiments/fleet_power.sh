@@ -30,17 +30,10 @@ if [ -z "${TABLE_ONLY:-}" ]; then
   done
 fi
 python3 - "$out" $pairs <<'PY'
-import json, math, os, sys
+import json, os, sys
+sys.path.insert(0, "scripts/experiments")
+from paired_stats import paired_text as paired
 out, pairs = sys.argv[1], sys.argv[2:]
-t95 = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 7: 2.447, 8: 2.365, 9: 2.306, 10: 2.262}
-
-def paired(a, b):  # mean and 95% CI half-width of a - b over seeds, relative to b's mean
-    d = [x - y for x, y in zip(a, b)]
-    n = len(d)
-    m = sum(d) / n
-    sd = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1)) if n > 1 else float("nan")
-    mb = sum(b) / n
-    return f"{100 * m / mb:+.1f} ± {100 * t95.get(n, 1.96) * sd / math.sqrt(n) / mb:.1f}%"
 
 print("| OT power weight | reward power weight | torta s | torta power $ | response vs least-loaded "
       "| power vs least-loaded | power vs skylb | ot-allocator s | ot-allocator power $ |")
